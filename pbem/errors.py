@@ -1,0 +1,95 @@
+"""One error tree for the whole project.
+
+Every error has a ``code`` (stable, for tests and JSON) and, once the layer that
+knows the text has seen it, a ``span`` (line and column in the source). The rules
+core raises errors without spans; the notation and record layers add them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Exit codes shared by every CLI command.
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+EXIT_INPUT = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where something stands in its source text (1-based line and column)."""
+
+    line: int
+    column: int
+    end_line: int | None = None
+    end_column: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}"
+
+
+class PbemError(Exception):
+    """Base of every error the project raises on purpose."""
+
+    code = "error"
+
+    def __init__(self, message: str, *, span: Span | None = None, code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        if code is not None:
+            self.code = code
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class RuleError(PbemError):
+    """A turn or action that the rules forbid. ``code`` names the rule."""
+
+    code = "rule"
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        span: Span | None = None,
+        options: tuple[str, ...] = (),
+    ):
+        super().__init__(message, span=span, code=code)
+        #: legal alternatives, in notation, when the rules know them (e.g. choices)
+        self.options = options
+
+
+class NotationError(PbemError):
+    """Text that is not Realm notation."""
+
+    code = "notation"
+
+
+class RecordError(PbemError):
+    """A record file that cannot be read (front matter, encoding, structure)."""
+
+    code = "record"
+
+
+class RulesetError(PbemError):
+    """An unknown ruleset, option or value."""
+
+    code = "ruleset"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A warning: something repaired or inferred while reading. Strict mode makes it an error."""
+
+    code: str
+    message: str
+    span: Span | None = None
+    turn: str | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    def as_error(self) -> NotationError:
+        return NotationError(self.message, span=self.span, code=self.code)

@@ -1,0 +1,152 @@
+"""Text -> syntax objects; every lark exception becomes one NotationError.
+
+The error says what was found and, in words, what could have stood there, with
+the line and column of the offending text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+
+from pbem.errors import NotationError, PbemError, Span
+from pbem.notation.grammar import parser, transformer
+from pbem.notation.syntax import GameText
+
+_WORDS = {
+    "SQUARE": "a square (a1 to l12)",
+    "MOVENUM": "a move number like '7.'",
+    "BLACKNUM": "a move number like '7...'",
+    "POWER": "'P'",
+    "ENFORCER": "'E'",
+    "BASE": "'B'",
+    "REARRANGE": "'R'",
+    "CAPTURE": "'x'",
+    "FACING": "a direction (N, E, S or W; U for an immobilised Enforcer)",
+    "PASS": "'pass'",
+    "SLASH": "'/'",
+    "COMMA": "','",
+    "END_COMMA": "','",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "RESULT": "a result (1-0, 0-1, 1/2-1/2, *)",
+    "WINS": "'wins'",
+    "COMMENT": "a {comment}",
+    "PAREN_NOTE": "a (note)",
+    "LABEL": "a label like 'Set-up:'",
+    "LIST_MARKER": "'-'",
+    "FRONT_MATTER": "front matter between '---' lines",
+    "$END": "the end of the text",
+}
+# the order in which expected things are listed: the most helpful first
+_ORDER = list(_WORDS)
+# listed only when nothing else could stand there
+_QUIET = {"COMMENT", "PAREN_NOTE", "LABEL", "LIST_MARKER", "FRONT_MATTER", "BLACKNUM", "WINS"}
+_NOT_A_SQUARE = re.compile(r"[A-Za-z]\d+")
+
+
+def expected_words(expected: set[str] | frozenset[str]) -> str:
+    names = set(expected)
+    if names - _QUIET:
+        names -= _QUIET
+    words: list[str] = []
+    for name in sorted(names, key=lambda n: _ORDER.index(n) if n in _ORDER else 99):
+        w = _WORDS.get(name)
+        if w and w not in words:
+            words.append(w)
+    if not words:
+        return "something else"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _shown(text: str) -> str:
+    return repr(text) if text else "the end of the text"
+
+
+def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> NotationError:
+    if isinstance(exc, UnexpectedCharacters):
+        found = text[exc.pos_in_stream : exc.pos_in_stream + 1]
+        # show the whole word that starts here, which reads better than one letter
+        end = exc.pos_in_stream
+        while end < len(text) and not text[end].isspace() and end - exc.pos_in_stream < 12:
+            end += 1
+        word = text[exc.pos_in_stream : end] or found
+        allowed = exc.allowed or set()
+        msg = f"cannot read {word!r} here: expected {expected_words(allowed)}"
+        square = _NOT_A_SQUARE.match(word)
+        if "SQUARE" in allowed and square:
+            msg = (
+                f"{square.group()!r} is not a square: files run from a to l and ranks from "
+                "1 to 12"
+            )
+        elif word.startswith("{"):
+            msg = "this comment is never closed: a '{' needs its '}'"
+        elif word.startswith("(") and ")" not in text[exc.pos_in_stream :]:
+            msg = "this '(' is never closed"
+        return NotationError(
+            msg, span=Span(exc.line + line_offset, exc.column), code="notation.syntax"
+        )
+    if isinstance(exc, UnexpectedEOF):
+        line, col = _end_of(text)
+        return NotationError(
+            f"the text ends too soon: expected {expected_words(set(exc.expected))}",
+            span=Span(line + line_offset, col),
+            code="notation.end",
+        )
+    assert isinstance(exc, UnexpectedToken)
+    tok = exc.token
+    if tok.type == "$END":
+        line, col = _end_of(text)
+        return NotationError(
+            f"the text ends too soon: expected {expected_words(exc.expected)}",
+            span=Span(line + line_offset, col),
+            code="notation.end",
+        )
+    return NotationError(
+        f"unexpected {_shown(str(tok))}: expected {expected_words(exc.expected)}",
+        span=Span(tok.line + line_offset, tok.column),  # type: ignore[operator]
+        code="notation.syntax",
+    )
+
+
+def _end_of(text: str) -> tuple[int, int]:
+    stripped = text.rstrip()
+    line = stripped.count("\n") + 1
+    col = len(stripped) - (stripped.rfind("\n") + 1) + 1
+    return line, col
+
+
+def parse_game(text: str, line_offset: int = 0) -> GameText:
+    """One game: optional front matter, then movetext."""
+    return _parse(text, "game", line_offset)
+
+
+def parse_movetext(text: str, line_offset: int = 0) -> GameText:
+    """Movetext alone (no front matter), e.g. the turns in a player's email."""
+    return _parse(text, "movetext", line_offset)
+
+
+def _parse(text: str, start: str, line_offset: int) -> GameText:
+    transformer().line_offset = line_offset
+    try:
+        result = parser().parse(text, start=start)
+    except UnexpectedInput as exc:
+        raise notation_error(exc, text, line_offset) from None
+    except PbemError:
+        raise
+    except VisitError as exc:  # pragma: no cover - callbacks raise PbemError only
+        if isinstance(exc.orig_exc, PbemError):
+            raise exc.orig_exc from None
+        raise
+    if not isinstance(result, GameText):  # an empty movetext
+        return GameText()
+    return result

@@ -1,0 +1,176 @@
+"""Parse tree -> syntax objects. Positions come from the tokens themselves.
+
+``line_offset`` shifts every line, so that a game cut out of a longer file
+reports lines of the file, not of the piece.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from lark import Token, Transformer
+
+from pbem.errors import RecordError, Span
+from pbem.notation.syntax import (
+    EntryText,
+    EventText,
+    GameText,
+    ItemText,
+    LabelText,
+    ListMarkerText,
+    MoveText,
+    PassText,
+    PlacementText,
+    RearrangementText,
+    ResultText,
+    SquareText,
+    TurnText,
+)
+
+try:  # the C loader is several times faster where libyaml is present
+    _YamlLoader: Any = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _YamlLoader = yaml.SafeLoader
+
+
+class ToSyntax(Transformer):
+    def __init__(self, line_offset: int = 0):
+        super().__init__()
+        self.line_offset = line_offset
+
+    def _span(self, tok: Token) -> Span:
+        return Span(tok.line + self.line_offset, tok.column)  # type: ignore[operator]
+
+    def _sq(self, tok: Token) -> SquareText:
+        return SquareText(str(tok), self._span(tok))
+
+    # -- actions ---------------------------------------------------------------
+    def placement(self, c: list[Token]) -> PlacementText:
+        return PlacementText(str(c[0]), self._sq(c[1]), self._span(c[0]))
+
+    def move(self, c: list[Any]) -> MoveText:
+        events = c[3] if len(c) > 3 else None
+        return MoveText(str(c[0]), self._sq(c[1]), self._sq(c[2]), events, self._span(c[0]))
+
+    def events(self, c: list[Any]) -> tuple[EventText, ...]:
+        return tuple(e for e in c if isinstance(e, EventText))
+
+    def base_created(self, c: list[Token]) -> EventText:
+        return EventText("base", self._sq(c[1]), None, self._span(c[0]))
+
+    def enforcer_created(self, c: list[Token]) -> EventText:
+        return EventText("enforcer", self._sq(c[1]), str(c[2]), self._span(c[0]))
+
+    def base_captured(self, c: list[Token]) -> EventText:
+        return EventText("capture", self._sq(c[2]), None, self._span(c[0]))
+
+    def immobilised(self, c: list[Token]) -> EventText:
+        return EventText("immobilised", self._sq(c[2]), None, self._span(c[0]))
+
+    def rearrangement(self, c: list[Any]) -> RearrangementText:
+        items = tuple(i for i in c if isinstance(i, ItemText))
+        return RearrangementText(self._sq(c[1]), items, self._span(c[0]))
+
+    def item(self, c: list[Token]) -> ItemText:
+        facing = str(c[2]) if len(c) > 2 else None
+        return ItemText(str(c[0]), self._sq(c[1]), facing, self._span(c[0]))
+
+    def moves(self, c: list[Any]) -> list[Any]:
+        return c
+
+    # -- turns and entries -----------------------------------------------------
+    def turn(self, c: list[Any]) -> TurnText:
+        flat: list[Any] = []
+        for x in c:
+            flat.extend(x) if isinstance(x, list) else flat.append(x)
+        actions: list[Any] = []
+        notes: list[str] = []
+        comma: Span | None = None
+        for x in flat:
+            if isinstance(x, Token):
+                if x.type == "PASS":
+                    actions.append(PassText(self._span(x)))
+                elif x.type in ("COMMA", "END_COMMA"):
+                    comma = self._span(x)
+            elif isinstance(x, str):
+                notes.append(x)
+            else:
+                actions.append(x)
+        return TurnText(tuple(actions), tuple(notes), comma, actions[0].span)
+
+    def note(self, c: list[Token]) -> str:
+        return str(c[0])
+
+    def entry(self, c: list[Any]) -> EntryText:
+        num = c[0]
+        turns = [x for x in c[1:] if isinstance(x, TurnText)]
+        slash = any(isinstance(x, Token) and x.type == "SLASH" for x in c)
+        black = turns[1] if len(turns) > 1 else None
+        return EntryText(int(num[:-1]), turns[0], black, slash, self._span(num))
+
+    def black_entry(self, c: list[Any]) -> EntryText:
+        num = c[0]
+        return EntryText(int(num.split(".")[0]), None, c[1], False, self._span(num))
+
+    def result(self, c: list[Any]) -> ResultText:
+        tok = c[0]
+        text = "wins" if tok.type == "WINS" else str(tok).replace("½-½", "1/2-1/2")
+        return ResultText(text, tuple(c[1:]), self._span(tok))
+
+    # -- games -----------------------------------------------------------------
+    def movetext(self, c: list[Any]) -> GameText:
+        notes = tuple(x for x in c if isinstance(x, str))
+        items: list[Any] = []
+        for x in c:
+            if isinstance(x, Token):
+                if x.type == "LABEL":
+                    items.append(LabelText(str(x), self._span(x)))
+                elif x.type == "LIST_MARKER":
+                    items.append(ListMarkerText(str(x).strip(), self._span(x)))
+            elif not isinstance(x, str):
+                items.append(x)
+        span = items[0].span if items else Span(1 + self.line_offset, 1)
+        return GameText({}, notes, tuple(items), span)
+
+    def game(self, c: list[Any]) -> GameText:
+        headers: dict[str, Any] = {}
+        header_span = None
+        body = GameText()
+        for x in c:
+            if isinstance(x, Token) and x.type == "FRONT_MATTER":
+                header_span = self._span(x)
+                headers = load_front_matter(str(x), header_span)
+            elif isinstance(x, GameText):
+                body = x
+        return GameText(headers, body.notes, body.items, body.span, header_span)
+
+    framed = game
+
+    def file(self, c: list[Any]) -> list[GameText]:
+        return [self.game([x]) if not isinstance(x, GameText) or x.header_span is None else x
+                for x in c]
+
+
+def load_front_matter(block: str, span: Span) -> dict[str, Any]:
+    """The YAML between the ``---`` lines, as a mapping."""
+    lines = block.splitlines()
+    inner = "\n".join(lines[1:-1])
+    try:
+        data = yaml.load(inner, Loader=_YamlLoader) if inner.strip() else {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = Span(span.line + 1 + mark.line, mark.column + 1) if mark is not None else span
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise RecordError(
+            f"the front matter is not valid YAML: {problem}", span=where, code="record.yaml"
+        ) from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise RecordError(
+            "the front matter must be a mapping of keys to values (game, white, black, ...)",
+            span=span,
+            code="record.front-matter",
+        )
+    return {str(k): v for k, v in data.items()}

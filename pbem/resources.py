@@ -1,0 +1,27 @@
+"""Where the grammar and templates are: inside the installed package, or in the checkout.
+
+The wheel maps the checkout's top-level ``grammar/`` and ``templates/`` to
+``pbem/grammar`` and ``pbem/templates``; a checkout run (``python -m pbem``
+without installing) finds them beside the ``pbem`` folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _data_dir(name: str) -> Path:
+    installed = _PACKAGE / name
+    if installed.is_dir():
+        return installed
+    return _PACKAGE.parent / name
+
+
+def grammar_path() -> Path:
+    return _data_dir("grammar") / "realm.lark"
+
+
+def templates_dir() -> Path:
+    return _data_dir("templates")

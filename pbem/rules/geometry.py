@@ -1,0 +1,125 @@
+"""The Realm board, shared by every game played on it.
+
+Squares are ints 0..143: ``rank_index * 12 + file_index`` (a1 = 0, l1 = 11,
+a12 = 132). Realms are ints 0..15, numbered like squares on a 4 x 4 grid
+(the b2 Realm = 0, the k11 Realm = 15). Every table is computed once at import,
+so the rules never do geometry arithmetic in their hot loops.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+FILES = "abcdefghijkl"
+SIZE = 12
+SQUARES = range(SIZE * SIZE)
+REALMS = range(16)
+
+
+class Direction(IntEnum):
+    """A compass direction; North is toward rank 12, East toward file l."""
+
+    N = 0
+    E = 1
+    S = 2
+    W = 3
+
+    @property
+    def opposite(self) -> Direction:
+        return Direction((self + 2) % 4)
+
+    @property
+    def letter(self) -> str:
+        return self.name
+
+
+DIRECTIONS = tuple(Direction)
+_STEP = {Direction.N: (0, 1), Direction.E: (1, 0), Direction.S: (0, -1), Direction.W: (-1, 0)}
+
+
+def square(file_index: int, rank_index: int) -> int:
+    return rank_index * SIZE + file_index
+
+
+def file_of(sq: int) -> int:
+    return sq % SIZE
+
+
+def rank_of(sq: int) -> int:
+    return sq // SIZE
+
+
+SQUARE_NAMES: tuple[str, ...] = tuple(FILES[s % SIZE] + str(s // SIZE + 1) for s in SQUARES)
+_BY_NAME = {name: i for i, name in enumerate(SQUARE_NAMES)}
+
+
+def parse_square(name: str) -> int:
+    """The square named ``name`` (lower case, e.g. ``h11``); KeyError if none."""
+    return _BY_NAME[name]
+
+
+def is_square_name(name: str) -> bool:
+    return name in _BY_NAME
+
+
+def square_name(sq: int) -> str:
+    return SQUARE_NAMES[sq]
+
+
+#: realm of every square
+REALM_OF: tuple[int, ...] = tuple((rank_of(s) // 3) * 4 + file_of(s) // 3 for s in SQUARES)
+#: the Center square of every realm
+CENTER: tuple[int, ...] = tuple(square((r % 4) * 3 + 1, (r // 4) * 3 + 1) for r in REALMS)
+IS_CENTER: tuple[bool, ...] = tuple(s in set(CENTER) for s in SQUARES)
+#: the nine squares of every realm, in square order
+REALM_SQUARES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(s for s in SQUARES if REALM_OF[s] == r) for r in REALMS
+)
+#: the eight Border squares of every realm
+BORDER_SQUARES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(s for s in REALM_SQUARES[r] if s != CENTER[r]) for r in REALMS
+)
+#: a realm's row (0 = ranks 1-3) and column (0 = files a-c) of realms
+REALM_ROW: tuple[int, ...] = tuple(r // 4 for r in REALMS)
+REALM_COLUMN: tuple[int, ...] = tuple(r % 4 for r in REALMS)
+
+
+def realm_name(realm: int) -> str:
+    """A realm is named by its Center, as in "the h11 Realm"."""
+    return SQUARE_NAMES[CENTER[realm]]
+
+
+def _ray(sq: int, d: Direction) -> tuple[int, ...]:
+    df, dr = _STEP[d]
+    f, r = file_of(sq) + df, rank_of(sq) + dr
+    out = []
+    while 0 <= f < SIZE and 0 <= r < SIZE:
+        out.append(square(f, r))
+        f, r = f + df, r + dr
+    return tuple(out)
+
+
+#: RAYS[sq][d]: the squares from ``sq`` (exclusive) to the edge in direction ``d``
+RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(_ray(s, d) for d in DIRECTIONS) for s in SQUARES
+)
+
+
+def direction_between(frm: int, to: int) -> Direction | None:
+    """The direction of a straight line from ``frm`` to ``to``, or None."""
+    if frm == to:
+        return None
+    if file_of(frm) == file_of(to):
+        return Direction.N if to > frm else Direction.S
+    if rank_of(frm) == rank_of(to):
+        return Direction.E if to > frm else Direction.W
+    return None
+
+
+def path_between(frm: int, to: int) -> tuple[int, ...] | None:
+    """The squares passed over and stopped on, ``to`` last; None when not in a line."""
+    d = direction_between(frm, to)
+    if d is None:
+        return None
+    ray = RAYS[frm][d]
+    return ray[: ray.index(to) + 1]

@@ -1,0 +1,91 @@
+"""Sides and pieces. Pieces are interned: there are only 14 distinct values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+
+from pbem.rules.geometry import Direction
+
+
+class Side(IntEnum):
+    WHITE = 0
+    BLACK = 1
+
+    @property
+    def other(self) -> Side:
+        return Side(1 - self)
+
+    @property
+    def letter(self) -> str:
+        return "w" if self is Side.WHITE else "b"
+
+    @property
+    def title(self) -> str:
+        return "White" if self is Side.WHITE else "Black"
+
+    @property
+    def key(self) -> str:
+        return "white" if self is Side.WHITE else "black"
+
+
+class Kind(Enum):
+    BASE = "B"
+    POWER = "P"
+    ENFORCER = "E"
+
+    @property
+    def title(self) -> str:
+        return {"B": "Base", "P": "Power", "E": "Enforcer"}[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A piece on the board. ``facing`` is None for Bases and Powers and for an
+    immobilised Enforcer (which points up)."""
+
+    side: Side
+    kind: Kind
+    facing: Direction | None = None
+
+    @property
+    def immobilised(self) -> bool:
+        return self.kind is Kind.ENFORCER and self.facing is None
+
+    @property
+    def mobile(self) -> bool:
+        """Bases never move; an immobilised Enforcer cannot."""
+        return self.kind is Kind.POWER or (self.kind is Kind.ENFORCER and self.facing is not None)
+
+    @property
+    def code(self) -> str:
+        """The interchange code: ``wB``, ``bP``, ``wE-S``, ``bE-U``."""
+        text = self.side.letter + self.kind.value
+        if self.kind is Kind.ENFORCER:
+            text += "-" + (self.facing.letter if self.facing is not None else "U")
+        return text
+
+    def describe(self) -> str:
+        return f"{self.side.title} {self.kind.title}"
+
+
+def base(side: Side) -> Piece:
+    return _BASES[side]
+
+
+def power(side: Side) -> Piece:
+    return _POWERS[side]
+
+
+def enforcer(side: Side, facing: Direction | None) -> Piece:
+    """An Enforcer pointing ``facing``; ``None`` makes it immobilised."""
+    return _ENFORCERS[side][4 if facing is None else facing]
+
+
+_BASES = (Piece(Side.WHITE, Kind.BASE), Piece(Side.BLACK, Kind.BASE))
+_POWERS = (Piece(Side.WHITE, Kind.POWER), Piece(Side.BLACK, Kind.POWER))
+_ENFORCERS = tuple(
+    tuple(Piece(s, Kind.ENFORCER, d) for d in (*Direction, None)) for s in Side
+)
+ALL_PIECES: tuple[Piece, ...] = (*_BASES, *_POWERS, *(p for row in _ENFORCERS for p in row))
+PIECE_BY_CODE = {p.code: p for p in ALL_PIECES}

@@ -1,0 +1,122 @@
+"""What a player does (actions) and what the rules make happen (events).
+
+Actions carry the player's choices: where a created Enforcer goes and which way
+it points, and which enemy Enforcer is immobilised. The rules ask for a choice
+only where there is one to make.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.rules.geometry import Direction, square_name
+from pbem.rules.pieces import Kind, Piece, Side
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Set-up: a Base on a Center, or a Power on a Border square."""
+
+    kind: Kind
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A Power or Enforcer moves from ``frm`` to ``to`` in a straight line."""
+
+    frm: int
+    to: int
+    #: a created Enforcer's square and facing, when the stop creates one
+    create_at: int | None = None
+    create_facing: Direction | None = None
+    #: the enemy Enforcer to immobilise, when the stop immobilises one
+    immobilise: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rearrangement:
+    """All own Powers and Enforcers of a realm put back on new squares."""
+
+    realm: int
+    placements: tuple[tuple[int, Piece], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Only when the side has no legal turn."""
+
+
+Action = Placement | Move | Rearrangement | Pass
+
+
+# -- events --------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class BaseCreated:
+    side: Side
+    square: int
+
+    def describe(self) -> str:
+        return f"created a Base on {square_name(self.square)}"
+
+
+@dataclass(frozen=True, slots=True)
+class EnforcerCreated:
+    side: Side
+    square: int
+    facing: Direction
+
+    def describe(self) -> str:
+        return (
+            f"created an Enforcer on {square_name(self.square)} pointing "
+            f"{_WORDS[self.facing]}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BaseCaptured:
+    #: the capturing side
+    side: Side
+    square: int
+
+    def describe(self) -> str:
+        return f"captured the {self.side.other.title} Base on {square_name(self.square)}"
+
+
+@dataclass(frozen=True, slots=True)
+class EnforcerImmobilised:
+    #: the side whose Enforcer was immobilised
+    side: Side
+    square: int
+    #: True when the moving Enforcer immobilised itself
+    own: bool
+
+    def describe(self) -> str:
+        if self.own:
+            return f"was immobilised on {square_name(self.square)}"
+        return f"immobilised the {self.side.title} Enforcer on {square_name(self.square)}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    reason: str
+    result: str
+
+    def describe(self) -> str:
+        return f"the game ended ({self.reason}): {self.result}"
+
+
+Event = BaseCreated | EnforcerCreated | BaseCaptured | EnforcerImmobilised | GameEnded
+
+_WORDS = {Direction.N: "North", Direction.E: "East", Direction.S: "South", Direction.W: "West"}
+
+
+def direction_word(d: Direction) -> str:
+    return _WORDS[d]
+
+
+def piece_words(piece: Piece) -> str:
+    """'Power', 'Enforcer', 'immobilised Enforcer', 'Base'."""
+    if piece.kind is Kind.ENFORCER and piece.facing is None:
+        return "immobilised Enforcer"
+    return piece.kind.title

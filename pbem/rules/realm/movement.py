@@ -1,0 +1,127 @@
+"""How a single Power or Enforcer may move, checked in rulebook order.
+
+Cheap checks come first; the messages name the piece, the squares and the rule.
+"""
+
+from __future__ import annotations
+
+from pbem.errors import RuleError
+from pbem.rules.geometry import (
+    DIRECTIONS,
+    IS_CENTER,
+    RAYS,
+    REALM_OF,
+    Direction,
+    direction_between,
+    path_between,
+    realm_name,
+    square_name,
+)
+from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.realm.actions import direction_word, piece_words
+from pbem.rules.realm.position import Board
+
+
+def describe_at(piece: Piece, sq: int) -> str:
+    return f"the {piece_words(piece)} on {square_name(sq)}"
+
+
+def check_piece(board: Board, side: Side, frm: int) -> Piece:
+    """The piece on ``frm`` if ``side`` may move it at all (turn rules aside)."""
+    piece = board[frm]
+    name = square_name(frm)
+    if piece is None:
+        raise RuleError("move.no-piece", f"there is no piece on {name}")
+    if piece.side is not side:
+        raise RuleError(
+            "move.not-own",
+            f"{describe_at(piece, frm)} is {piece.side.title}'s; it is {side.title}'s turn",
+        )
+    if piece.kind is Kind.BASE:
+        raise RuleError("move.base", f"the Base on {name} cannot move: Bases never move")
+    if piece.facing is None and piece.kind is Kind.ENFORCER:
+        raise RuleError(
+            "move.immobilised", f"the Enforcer on {name} is immobilised and cannot move"
+        )
+    return piece
+
+
+def allowed_directions(piece: Piece) -> tuple[Direction, ...]:
+    """A Power goes any way; an Enforcer any way but back against its point."""
+    if piece.kind is Kind.ENFORCER and piece.facing is not None:
+        return tuple(d for d in DIRECTIONS if d != piece.facing.opposite)
+    return DIRECTIONS
+
+
+def check_path(board: Board, piece: Piece, frm: int, to: int) -> Direction:
+    """The direction of a legal move ``frm`` -> ``to``; RuleError otherwise."""
+    what = describe_at(piece, frm)
+    tname = square_name(to)
+    d = direction_between(frm, to)
+    if d is None:
+        raise RuleError(
+            "move.straight-line",
+            f"{what} cannot move to {tname}: pieces move in a straight line North, East, "
+            "South or West",
+        )
+    if piece.kind is Kind.ENFORCER and piece.facing is not None and d == piece.facing.opposite:
+        raise RuleError(
+            "move.enforcer-backwards",
+            f"{what} points {direction_word(piece.facing)} and cannot move "
+            f"{direction_word(d)}: an Enforcer never moves opposite to its point",
+        )
+    path = path_between(frm, to)
+    assert path is not None
+    for sq in path[:-1]:
+        blocker = board[sq]
+        if blocker is not None:
+            raise RuleError(
+                "move.blocked",
+                f"{what} cannot pass {square_name(sq)}: the {blocker.side.title} "
+                f"{piece_words(blocker)} there blocks the way",
+            )
+    occupant = board[to]
+    if occupant is not None:
+        raise RuleError(
+            "move.occupied",
+            f"{what} cannot stop on {tname}: the {occupant.side.title} "
+            f"{piece_words(occupant)} is there",
+        )
+    if IS_CENTER[to]:
+        raise RuleError(
+            "move.center",
+            f"{what} cannot stop on {tname}: no piece may stop on a Center",
+        )
+    if REALM_OF[to] == REALM_OF[frm]:
+        raise RuleError(
+            "move.same-realm",
+            f"{what} cannot stop on {tname}: a piece must stop in a different Realm from the "
+            f"one it started in (the {realm_name(REALM_OF[frm])} Realm)",
+        )
+    return d
+
+
+def stops(board: Board, piece: Piece, frm: int) -> list[int]:
+    """Every square ``piece`` on ``frm`` may legally stop on, in ray order."""
+    out = []
+    home = REALM_OF[frm]
+    rays = RAYS[frm]
+    for d in allowed_directions(piece):
+        for sq in rays[d]:
+            if board[sq] is not None:
+                break
+            if not IS_CENTER[sq] and REALM_OF[sq] != home:
+                out.append(sq)
+    return out
+
+
+def has_stop(board: Board, piece: Piece, frm: int) -> bool:
+    home = REALM_OF[frm]
+    rays = RAYS[frm]
+    for d in allowed_directions(piece):
+        for sq in rays[d]:
+            if board[sq] is not None:
+                break
+            if not IS_CENTER[sq] and REALM_OF[sq] != home:
+                return True
+    return False

@@ -1,0 +1,108 @@
+"""A position of the Featured Game: an immutable value.
+
+Applying anything returns a new Position; nothing here is ever changed in place,
+so a game's history is simply a list of positions (the referee stores one per turn).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from pbem.rules.geometry import CENTER, REALM_SQUARES, REALMS, SQUARES
+from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.realm.ruleset import FEATURED, Ruleset
+
+
+class Phase(Enum):
+    SETUP = "setup"
+    PLAY = "play"
+    OVER = "over"
+
+
+Board = tuple[Piece | None, ...]
+Pair = tuple[int, int]
+
+EMPTY_BOARD: Board = (None,) * len(SQUARES)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    ruleset: Ruleset = FEATURED
+    board: Board = EMPTY_BOARD
+    phase: Phase = Phase.SETUP
+    to_move: Side = Side.WHITE
+    #: Bases each side has created (set-up placements count), by Side
+    bases_created: Pair = (0, 0)
+    powers_placed: Pair = (0, 0)
+    enforcers_created: Pair = (0, 0)
+    #: enemy Bases each side has captured, by Side
+    captured: Pair = (0, 0)
+    #: per side: (realm, n) = it rearranged that realm on its last n turns (n = 0: not last turn)
+    rearranged: tuple[Pair, Pair] = ((-1, 0), (-1, 0))
+    #: turns played, set-up placements included
+    ply: int = 0
+    result: str | None = None
+    #: why the game ended: "bases" (all Bases created) or "no-legal-turn"
+    end: str | None = None
+
+    # -- supplies -------------------------------------------------------------
+    def bases_in_supply(self, side: Side) -> int:
+        return self.ruleset.bases - self.bases_created[side]
+
+    def powers_in_supply(self, side: Side) -> int:
+        return self.ruleset.powers - self.powers_placed[side]
+
+    def enforcers_in_supply(self, side: Side) -> int:
+        return self.ruleset.enforcers - self.enforcers_created[side]
+
+    # -- questions about the board --------------------------------------------
+    def piece_at(self, sq: int) -> Piece | None:
+        return self.board[sq]
+
+    def realm_pieces(self, realm: int) -> list[tuple[int, Piece]]:
+        board = self.board
+        return [(s, board[s]) for s in REALM_SQUARES[realm] if board[s] is not None]  # type: ignore[misc]
+
+    def powers_in(self, realm: int, side: Side) -> int:
+        board = self.board
+        n = 0
+        for s in REALM_SQUARES[realm]:
+            p = board[s]
+            if p is not None and p.kind is Kind.POWER and p.side is side:
+                n += 1
+        return n
+
+    def controller(self, realm: int) -> Side | None:
+        """The side with a Base on the realm's Center."""
+        p = self.board[CENTER[realm]]
+        return p.side if p is not None and p.kind is Kind.BASE else None
+
+    def realms_controlled(self, side: Side) -> int:
+        return sum(1 for r in REALMS if self.controller(r) is side)
+
+    def mobile_enforcers(self, side: Side) -> int:
+        return sum(
+            1
+            for p in self.board
+            if p is not None and p.side is side and p.kind is Kind.ENFORCER and p.facing is not None
+        )
+
+    def squares_of(self, side: Side, kind: Kind | None = None) -> list[int]:
+        return [
+            s
+            for s, p in enumerate(self.board)
+            if p is not None and p.side is side and (kind is None or p.kind is kind)
+        ]
+
+    def with_board(self, board: Board, **changes: object) -> Position:
+        return replace(self, board=board, **changes)  # type: ignore[arg-type]
+
+
+def bump(pair: Pair, side: Side, by: int = 1) -> Pair:
+    """``pair`` with ``by`` added to ``side``'s entry."""
+    return (pair[0] + by, pair[1]) if side is Side.WHITE else (pair[0], pair[1] + by)
+
+
+def initial_position(ruleset: Ruleset = FEATURED) -> Position:
+    return Position(ruleset=ruleset)

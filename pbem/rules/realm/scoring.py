@@ -1,0 +1,52 @@
+"""Scoring: Realms controlled, then the Enforcer tie-break, then a draw."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.rules.pieces import Side
+from pbem.rules.realm.position import Position
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    realms: tuple[int, int]
+    #: mobile Enforcers on the board plus Enforcers in supply
+    enforcers: tuple[int, int]
+
+    @property
+    def result(self) -> str:
+        w, b = self.realms
+        if w == b:
+            w, b = self.enforcers
+        if w > b:
+            return "1-0"
+        if b > w:
+            return "0-1"
+        return "1/2-1/2"
+
+    def describe(self) -> str:
+        w, b = self.realms
+        text = f"White {w} Realms, Black {b}"
+        if w == b:
+            ew, eb = self.enforcers
+            text += f"; Enforcers (mobile + in supply) White {ew}, Black {eb}"
+        return text
+
+
+def score(position: Position) -> Score:
+    realms = (position.realms_controlled(Side.WHITE), position.realms_controlled(Side.BLACK))
+    enforcers = tuple(
+        position.mobile_enforcers(s) + position.enforcers_in_supply(s) for s in Side
+    )
+    return Score(realms, enforcers)  # type: ignore[arg-type]
+
+
+def result_words(result: str | None) -> str:
+    return {
+        "1-0": "White wins",
+        "0-1": "Black wins",
+        "1/2-1/2": "a draw",
+        None: "unfinished",
+        "*": "unfinished",
+    }.get(result, result or "unfinished")

@@ -1,0 +1,128 @@
+"""Set-up: Bases on Centers (no two in a row or column of Realms), then Powers."""
+
+from __future__ import annotations
+
+from pbem.errors import RuleError
+from pbem.rules.geometry import (
+    BORDER_SQUARES,
+    CENTER,
+    IS_CENTER,
+    REALM_COLUMN,
+    REALM_OF,
+    REALM_ROW,
+    REALMS,
+    realm_name,
+    square_name,
+)
+from pbem.rules.pieces import Kind, Side, base, power
+from pbem.rules.realm.actions import BaseCreated, Event, Placement
+from pbem.rules.realm.position import Phase, Position, bump
+
+
+def expected_kind(position: Position) -> Kind:
+    """What the side to move places next: all set-up Bases first, then Powers."""
+    rs = position.ruleset
+    if min(position.bases_created) < rs.setup_bases:
+        return Kind.BASE
+    return Kind.POWER
+
+
+def own_base_realms(position: Position, side: Side) -> list[int]:
+    return [r for r in REALMS if position.controller(r) is side]
+
+
+def base_restricted(position: Position, side: Side, realm: int) -> bool:
+    """True when ``realm`` shares a row or column of Realms with one of ``side``'s Bases."""
+    return any(
+        REALM_ROW[r] == REALM_ROW[realm] or REALM_COLUMN[r] == REALM_COLUMN[realm]
+        for r in own_base_realms(position, side)
+    )
+
+
+def legal_base_realms(position: Position, side: Side) -> list[int]:
+    vacant = [r for r in REALMS if position.board[CENTER[r]] is None]
+    free = [r for r in vacant if not base_restricted(position, side, r)]
+    # the restriction holds "for as long as possible", then lapses
+    return free or vacant
+
+
+def legal_power_squares(position: Position, side: Side) -> list[int]:
+    realms = own_base_realms(position, side)
+    unfilled = [r for r in realms if position.powers_in(r, side) == 0]
+    # extra Powers (more Powers than set-up Bases) may go to any own-Base realm
+    return [
+        s
+        for r in (unfilled or realms)
+        for s in BORDER_SQUARES[r]
+        if position.board[s] is None
+    ]
+
+
+def apply_placement(position: Position, placement: Placement) -> tuple[Position, list[Event]]:
+    side = position.to_move
+    if position.phase is not Phase.SETUP:
+        raise RuleError("setup.over", "set-up is over: pieces are no longer placed, they move")
+    kind = expected_kind(position)
+    sq = placement.square
+    name = square_name(sq)
+    if placement.kind is not kind:
+        raise RuleError(
+            "setup.order",
+            f"{side.title} must place a {kind.title} now, not a {placement.kind.title}: "
+            "all set-up Bases are placed before the Powers",
+        )
+    board = list(position.board)
+    events: list[Event] = []
+    if kind is Kind.BASE:
+        realm = REALM_OF[sq]
+        if not IS_CENTER[sq]:
+            raise RuleError("setup.base-center", f"a Base is placed on a Center; {name} is not one")
+        if board[sq] is not None:
+            raise RuleError("setup.base-vacant", f"the {name} Realm is not vacant")
+        if realm not in legal_base_realms(position, side):
+            raise RuleError(
+                "setup.row-column",
+                f"{side.title} cannot place a Base on {name}: it is in the same row or column "
+                f"of Realms as a Base {side.title} placed before",
+            )
+        board[sq] = base(side)
+        position = position.with_board(
+            tuple(board), bases_created=bump(position.bases_created, side)
+        )
+        events.append(BaseCreated(side, sq))
+    else:
+        if sq not in legal_power_squares(position, side):
+            raise RuleError("setup.power-square", _power_reason(position, side, sq))
+        board[sq] = power(side)
+        position = position.with_board(
+            tuple(board), powers_placed=bump(position.powers_placed, side)
+        )
+    return _next_placement(position), events
+
+
+def _power_reason(position: Position, side: Side, sq: int) -> str:
+    name = square_name(sq)
+    realm = REALM_OF[sq]
+    if IS_CENTER[sq]:
+        return f"a Power is placed on a Border square; {name} is a Center"
+    if position.board[sq] is not None:
+        return f"{name} is not empty"
+    if position.controller(realm) is not side:
+        return (
+            f"a Power is placed in a Realm holding one of {side.title}'s Bases; "
+            f"the {realm_name(realm)} Realm holds none"
+        )
+    return (
+        f"the {realm_name(realm)} Realm already holds a {side.title} Power: only one Power "
+        "goes in each such Realm until every one holds one"
+    )
+
+
+def _next_placement(position: Position) -> Position:
+    side = position.to_move
+    rs = position.ruleset
+    ply = position.ply + 1
+    done = position.powers_placed == (rs.powers, rs.powers)
+    if done:
+        return position.with_board(position.board, ply=ply, phase=Phase.PLAY, to_move=Side.WHITE)
+    return position.with_board(position.board, ply=ply, to_move=side.other)

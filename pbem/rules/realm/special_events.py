@@ -1,0 +1,188 @@
+"""The four special events: after a piece stops, at most one happens.
+
+Events are compulsory. Where the rules leave a choice to the mover (where a
+created Enforcer goes and which way it points; which of several enemy Enforcers
+is immobilised) the choice comes with the Move; a missing or impossible choice
+is a RuleError whose ``options`` list what was possible.
+"""
+
+from __future__ import annotations
+
+from pbem.errors import RuleError
+from pbem.rules.geometry import CENTER, DIRECTIONS, REALM_OF, REALM_SQUARES, realm_name, square_name
+from pbem.rules.pieces import Kind, Side, base, enforcer
+from pbem.rules.realm.actions import (
+    BaseCaptured,
+    BaseCreated,
+    EnforcerCreated,
+    EnforcerImmobilised,
+    Event,
+    Move,
+)
+from pbem.rules.realm.position import Position, bump
+
+
+def _count_powers(board: tuple, realm: int, side: Side) -> tuple[int, int]:
+    own = enemy = 0
+    for s in REALM_SQUARES[realm]:
+        p = board[s]
+        if p is not None and p.kind is Kind.POWER:
+            if p.side is side:
+                own += 1
+            else:
+                enemy += 1
+    return own, enemy
+
+
+def base_creation_possible(position: Position, side: Side, realm: int) -> bool:
+    board = position.board
+    if board[CENTER[realm]] is not None or position.bases_in_supply(side) <= 0:
+        return False
+    return _count_powers(board, realm, side)[1] == 0
+
+
+def enforcer_creation_squares(position: Position, side: Side, realm: int) -> list[int]:
+    """Empty squares where a Power stopping in ``realm`` must create an Enforcer, or []."""
+    board = position.board
+    center = board[CENTER[realm]]
+    if center is None or center.kind is not Kind.BASE or center.side is not side:
+        return []
+    if position.enforcers_in_supply(side) <= 0:
+        return []
+    empty = []
+    for s in REALM_SQUARES[realm]:
+        p = board[s]
+        if p is None:
+            empty.append(s)
+        elif p.kind is Kind.ENFORCER and p.facing is not None:
+            return []
+    return empty
+
+
+def after_power_stop(position: Position, move: Move) -> tuple[Position, list[Event]]:
+    side = position.to_move
+    realm = REALM_OF[move.to]
+    if base_creation_possible(position, side, realm):
+        if move.create_at is not None:
+            raise RuleError(
+                "event.base-not-enforcer",
+                f"the Power's stop in the {realm_name(realm)} Realm creates a Base on "
+                f"{realm_name(realm)}, not an Enforcer",
+            )
+        board = list(position.board)
+        board[CENTER[realm]] = base(side)
+        new = position.with_board(tuple(board), bases_created=bump(position.bases_created, side))
+        return new, [BaseCreated(side, CENTER[realm])]
+    squares = enforcer_creation_squares(position, side, realm)
+    if not squares:
+        if move.create_at is not None:
+            raise RuleError(
+                "event.no-enforcer",
+                f"no Enforcer is created: {_why_no_enforcer(position, side, realm)}",
+            )
+        return position, []
+    options = tuple(
+        f"E{square_name(s)}{d.letter}" for s in squares for d in DIRECTIONS
+    )
+    if move.create_at is None or move.create_facing is None:
+        raise RuleError(
+            "event.enforcer-choice",
+            f"the Power's stop in the {realm_name(realm)} Realm creates a {side.title} "
+            "Enforcer: the record must say where it goes and which way it points",
+            options=options,
+        )
+    if move.create_at not in squares:
+        raise RuleError(
+            "event.enforcer-square",
+            f"the created Enforcer cannot go on {square_name(move.create_at)}: it goes on an "
+            f"empty square of the {realm_name(realm)} Realm "
+            f"({', '.join(square_name(s) for s in squares)})",
+            options=options,
+        )
+    board = list(position.board)
+    board[move.create_at] = enforcer(side, move.create_facing)
+    new = position.with_board(
+        tuple(board), enforcers_created=bump(position.enforcers_created, side)
+    )
+    return new, [EnforcerCreated(side, move.create_at, move.create_facing)]
+
+
+def _why_no_enforcer(position: Position, side: Side, realm: int) -> str:
+    center = position.board[CENTER[realm]]
+    name = realm_name(realm)
+    if center is None or center.kind is not Kind.BASE or center.side is not side:
+        return f"the {name} Realm is not controlled by {side.title}"
+    if position.enforcers_in_supply(side) <= 0:
+        return f"{side.title} has no Enforcer left in supply"
+    if any(
+        p is not None and p.kind is Kind.ENFORCER and p.facing is not None
+        for p in (position.board[s] for s in REALM_SQUARES[realm])
+    ):
+        return f"a mobile Enforcer stands in the {name} Realm"
+    return f"the {name} Realm has no empty square"
+
+
+def after_enforcer_stop(position: Position, move: Move) -> tuple[Position, list[Event]]:
+    side = position.to_move
+    realm = REALM_OF[move.to]
+    board = position.board
+    targets = [
+        s
+        for s in REALM_SQUARES[realm]
+        if (p := board[s]) is not None
+        and p.kind is Kind.ENFORCER
+        and p.side is not side
+        and p.facing is not None
+    ]
+    own, enemy = _count_powers(board, realm, side)
+    if targets:
+        return _immobilise(position, move, targets, own > enemy)
+    if move.immobilise is not None:
+        raise RuleError(
+            "event.no-enemy-enforcer",
+            f"no enemy Enforcer can be immobilised: the {realm_name(realm)} Realm holds no "
+            f"mobile {side.other.title} Enforcer",
+        )
+    center = board[CENTER[realm]]
+    if center is None or center.kind is not Kind.BASE or center.side is side or own <= enemy:
+        return position, []
+    new_board = list(board)
+    new_board[CENTER[realm]] = None
+    events: list[Event] = [BaseCaptured(side, CENTER[realm])]
+    if own - enemy == 1:
+        new_board[move.to] = enforcer(side, None)
+        events.append(EnforcerImmobilised(side, move.to, own=True))
+    new = position.with_board(tuple(new_board), captured=bump(position.captured, side))
+    return new, events
+
+
+def _immobilise(
+    position: Position, move: Move, targets: list[int], stays_mobile: bool
+) -> tuple[Position, list[Event]]:
+    side = position.to_move
+    realm = REALM_OF[move.to]
+    target = move.immobilise
+    if target is None:
+        if len(targets) > 1:
+            raise RuleError(
+                "event.immobilise-choice",
+                f"the Enforcer's stop in the {realm_name(realm)} Realm immobilises one of "
+                f"{len(targets)} {side.other.title} Enforcers: the record must say which",
+                options=tuple(f"xE{square_name(s)}" for s in targets),
+            )
+        target = targets[0]
+    elif target not in targets:
+        raise RuleError(
+            "event.immobilise-target",
+            f"the Enforcer cannot immobilise {square_name(target)}: the mobile "
+            f"{side.other.title} Enforcers in the {realm_name(realm)} Realm are on "
+            f"{', '.join(square_name(s) for s in targets)}",
+            options=tuple(f"xE{square_name(s)}" for s in targets),
+        )
+    board = list(position.board)
+    board[target] = enforcer(side.other, None)
+    events: list[Event] = [EnforcerImmobilised(side.other, target, own=False)]
+    if not stays_mobile:
+        board[move.to] = enforcer(side, None)
+        events.append(EnforcerImmobilised(side, move.to, own=True))
+    return position.with_board(tuple(board)), events

@@ -1,0 +1,297 @@
+"""Turns of play: Dispersal, Concentration, Rearrangement, and the pass.
+
+A Dispersal or Concentration is applied one Move at a time through a TurnState,
+so that each piece's special event happens before the next piece moves and an
+error can name the very action that broke the turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pbem.errors import RuleError
+from pbem.rules.geometry import (
+    IS_CENTER,
+    REALM_OF,
+    REALM_SQUARES,
+    REALMS,
+    realm_name,
+    square_name,
+)
+from pbem.rules.pieces import Kind, Piece, Side, enforcer
+from pbem.rules.realm.actions import BaseCreated, Event, GameEnded, Move, Pass, Rearrangement
+from pbem.rules.realm.movement import check_path, check_piece, has_stop
+from pbem.rules.realm.position import Phase, Position
+from pbem.rules.realm.scoring import score
+from pbem.rules.realm.special_events import after_enforcer_stop, after_power_stop
+
+
+@dataclass(frozen=True, slots=True)
+class TurnState:
+    """A Dispersal or Concentration under way."""
+
+    start: Position
+    position: Position
+    #: squares whose piece stood there when the turn began and has not moved yet
+    unmoved: frozenset[int]
+    start_realms: frozenset[int] = frozenset()
+    end_realms: frozenset[int] = frozenset()
+    moves: int = 0
+
+    @property
+    def over(self) -> bool:
+        """The game ended during this turn: nothing more may be played."""
+        return self.position.phase is Phase.OVER
+
+
+def check_playing(position: Position) -> None:
+    if position.phase is Phase.SETUP:
+        raise RuleError("turn.setup", "set-up is not finished: pieces are placed, not moved")
+    if position.phase is Phase.OVER:
+        raise RuleError("turn.game-over", "the game is over: nothing more may be played")
+
+
+def begin_turn(position: Position) -> TurnState:
+    check_playing(position)
+    side = position.to_move
+    unmoved = frozenset(
+        s
+        for s, p in enumerate(position.board)
+        if p is not None and p.side is side and p.kind is not Kind.BASE
+    )
+    return TurnState(start=position, position=position, unmoved=unmoved)
+
+
+def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
+    """One piece's move and its special event."""
+    position = state.position
+    if state.over:
+        raise RuleError(
+            "turn.game-over",
+            "the game ended earlier in this turn: nothing more may be played",
+        )
+    side = position.to_move
+    piece = check_piece(position.board, side, move.frm)
+    if move.frm not in state.unmoved:
+        raise RuleError("turn.moved-once", _why_not_fresh(state, move.frm))
+    d = check_path(position.board, piece, move.frm, move.to)
+    start_realms = state.start_realms | {REALM_OF[move.frm]}
+    end_realms = state.end_realms | {REALM_OF[move.to]}
+    if len(start_realms) > 1 and len(end_realms) > 1:
+        raise RuleError(
+            "turn.dispersal-or-concentration",
+            f"{_mover(piece, move.frm)} starts in the {realm_name(REALM_OF[move.frm])} Realm "
+            f"and stops in the {realm_name(REALM_OF[move.to])} Realm: a turn moves pieces "
+            "either out of one Realm (Dispersal) or into one Realm (Concentration)",
+        )
+    board = list(position.board)
+    board[move.frm] = None
+    if piece.kind is Kind.ENFORCER:
+        piece = enforcer(side, d)  # it points the way it moved
+    board[move.to] = piece
+    moved = position.with_board(tuple(board))
+    if piece.kind is Kind.POWER:
+        if move.immobilise is not None:
+            raise RuleError(
+                "event.power-immobilise", "a Power never immobilises: only Enforcers do"
+            )
+        after, events = after_power_stop(moved, move)
+    else:
+        if move.create_at is not None:
+            raise RuleError("event.enforcer-create", "an Enforcer never creates pieces: only Powers do")
+        after, events = after_enforcer_stop(moved, move)
+    if after.bases_in_supply(side) == 0 and any(isinstance(e, BaseCreated) for e in events):
+        after = _end(after, "bases")
+        events.append(GameEnded("bases", after.result or ""))
+    new_state = TurnState(
+        start=state.start,
+        position=after,
+        unmoved=state.unmoved - {move.frm},
+        start_realms=start_realms,
+        end_realms=end_realms,
+        moves=state.moves + 1,
+    )
+    return new_state, events
+
+
+def _mover(piece: Piece, sq: int) -> str:
+    return f"the {piece.kind.title} on {square_name(sq)}"
+
+
+def _why_not_fresh(state: TurnState, sq: int) -> str:
+    name = square_name(sq)
+    was = state.start.board[sq]
+    now = state.position.board[sq]
+    if was is None or was.side is not state.position.to_move or was.kind is Kind.BASE:
+        if now is not None and now.kind is Kind.ENFORCER:
+            return (
+                f"the Enforcer on {name} came onto the board this turn and cannot move until "
+                "the next"
+            )
+        return f"the piece on {name} has already moved this turn: a piece moves at most once"
+    return f"the piece on {name} has already moved this turn: a piece moves at most once"
+
+
+def finish_turn(state: TurnState) -> Position:
+    """Close a Dispersal or Concentration; the other side is to move."""
+    if state.moves == 0:
+        raise RuleError("turn.empty", "a turn moves at least one piece")
+    if state.moves > 1 and len(state.start_realms) > 1 and len(state.end_realms) > 1:
+        raise RuleError(  # pragma: no cover - apply_move catches it first
+            "turn.dispersal-or-concentration", "the pieces neither leave one Realm nor enter one"
+        )
+    return _next_turn(state.position, rearranged=None)
+
+
+def _next_turn(position: Position, rearranged: int | None) -> Position:
+    side = position.to_move
+    streaks = list(position.rearranged)
+    if rearranged is None:
+        streaks[side] = (-1, 0)
+    else:
+        realm, n = streaks[side]
+        streaks[side] = (rearranged, n + 1 if realm == rearranged else 1)
+    after = replace(
+        position,
+        ply=position.ply + 1,
+        rearranged=(streaks[0], streaks[1]),
+        to_move=side.other if position.phase is Phase.PLAY else position.to_move,
+    )
+    if after.phase is Phase.PLAY and not has_legal_turn(after, after.to_move):
+        if not has_legal_turn(after, side):
+            return _end(after, "no-legal-turn")
+    return after
+
+
+def _end(position: Position, reason: str) -> Position:
+    return replace(position, phase=Phase.OVER, end=reason, result=score(position).result)
+
+
+# -- rearrangement -----------------------------------------------------------------
+def rearrangeable(position: Position, side: Side, realm: int) -> bool:
+    """Could ``side`` rearrange ``realm`` now (limit included) and change the position?"""
+    if blocked_by_limit(position, side, realm):
+        return False
+    own = [p for _, p in position.realm_pieces(realm) if p.side is side and p.kind is not Kind.BASE]
+    if not own:
+        return False
+    if any(p.facing is not None for p in own if p.kind is Kind.ENFORCER):
+        return True
+    if len(set(own)) > 1:
+        return True
+    board = position.board
+    return any(board[s] is None and not IS_CENTER[s] for s in REALM_SQUARES[realm])
+
+
+def blocked_by_limit(position: Position, side: Side, realm: int) -> bool:
+    if not position.ruleset.rearrangement_limit:
+        return False
+    last, n = position.rearranged[side]
+    return last == realm and n >= 2
+
+
+def apply_rearrangement(position: Position, action: Rearrangement) -> tuple[Position, list[Event]]:
+    check_playing(position)
+    side = position.to_move
+    realm = action.realm
+    name = realm_name(realm)
+    own = [
+        (s, p)
+        for s, p in position.realm_pieces(realm)
+        if p.side is side and p.kind is not Kind.BASE
+    ]
+    if not own:
+        raise RuleError(
+            "rearrange.nothing",
+            f"{side.title} has no Power or Enforcer in the {name} Realm to rearrange",
+        )
+    if blocked_by_limit(position, side, realm):
+        raise RuleError(
+            "rearrange.limit",
+            f"{side.title} rearranged the {name} Realm on each of its last two turns: a player "
+            "may not rearrange the same Realm on three turns in a row",
+        )
+    board = list(position.board)
+    for s, _ in own:
+        board[s] = None
+    seen: set[int] = set()
+    for sq, piece in action.placements:
+        sname = square_name(sq)
+        if REALM_OF[sq] != realm:
+            raise RuleError("rearrange.outside", f"{sname} is not in the {name} Realm")
+        if IS_CENTER[sq]:
+            raise RuleError(
+                "rearrange.center", f"no piece may stand on a Center: {sname} is the Center"
+            )
+        if sq in seen:
+            raise RuleError("rearrange.twice", f"{sname} is given two pieces")
+        seen.add(sq)
+        if board[sq] is not None:
+            other = board[sq]
+            raise RuleError(
+                "rearrange.occupied",
+                f"{sname} holds the {other.side.title} {other.kind.title}, which stays where it is",
+            )
+        if piece.side is not side:
+            raise RuleError(
+                "rearrange.opponent",
+                f"{side.title} may rearrange only its own pieces",
+            )
+        board[sq] = piece
+    before = _census(p for _, p in own)
+    after = _census(p for _, p in action.placements)
+    if before != after:
+        raise RuleError(
+            "rearrange.pieces",
+            f"the {name} Realm holds {_census_words(before)} of {side.title}'s; a "
+            f"Rearrangement puts back exactly those, not {_census_words(after)}",
+        )
+    if tuple(board) == position.board:
+        raise RuleError(
+            "rearrange.unchanged",
+            f"the Rearrangement leaves the {name} Realm as it was: it must change the position",
+        )
+    return _next_turn(position.with_board(tuple(board)), rearranged=realm), []
+
+
+def _census(pieces: object) -> tuple[int, int, int]:
+    powers = mobile = immobile = 0
+    for p in pieces:  # type: ignore[attr-defined]
+        if p.kind is Kind.POWER:
+            powers += 1
+        elif p.facing is None:
+            immobile += 1
+        else:
+            mobile += 1
+    return powers, mobile, immobile
+
+
+def _census_words(c: tuple[int, int, int]) -> str:
+    words = []
+    for n, what in zip(c, ("Power", "mobile Enforcer", "immobilised Enforcer"), strict=True):
+        if n:
+            words.append(f"{n} {what}{'s' if n > 1 else ''}")
+    return " and ".join(words) or "nothing"
+
+
+# -- passing -----------------------------------------------------------------------
+def has_legal_turn(position: Position, side: Side) -> bool:
+    """Does ``side`` have any legal turn here? Cheap: stops at the first one found."""
+    board = position.board
+    for s, p in enumerate(board):
+        if p is not None and p.side is side and p.kind is not Kind.BASE and p.mobile:
+            if has_stop(board, p, s):
+                return True
+    return any(rearrangeable(position, side, r) for r in REALMS)
+
+
+def apply_pass(position: Position, action: Pass | None = None) -> tuple[Position, list[Event]]:
+    check_playing(position)
+    side = position.to_move
+    if has_legal_turn(position, side):
+        raise RuleError(
+            "turn.pass",
+            f"{side.title} has a legal turn and may not pass: a player passes only when no "
+            "legal turn is left",
+        )
+    return _next_turn(position, rearranged=None), []
