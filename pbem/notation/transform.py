@@ -91,12 +91,14 @@ class ToSyntax(Transformer):
             if isinstance(x, Token):
                 if x.type == "PASS":
                     actions.append(PassText(self._span(x)))
+                    comma = None
                 elif x.type in ("COMMA", "END_COMMA"):
                     comma = self._span(x)
             elif isinstance(x, str):
                 notes.append(x)
             else:
                 actions.append(x)
+                comma = None  # a comma between two actions is no separator
         return TurnText(tuple(actions), tuple(notes), comma, actions[0].span)
 
     def note(self, c: list[Token]) -> str:

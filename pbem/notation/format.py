@@ -1,0 +1,127 @@
+"""Syntax objects -> canonical notation text.
+
+Layout is canonical (the article's: set-up entries on one line as
+``1.Bh11 Bh2, 2.Be8 Be5``, one play entry per line as ``7.W/B``); squares are
+written as they stand in the syntax object, so formatting a resolved game gives
+fully repaired notation and formatting a raw one keeps what was typed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from pbem.notation.syntax import (
+    ActionText,
+    EntryText,
+    EventText,
+    GameText,
+    ItemText,
+    LabelText,
+    ListMarkerText,
+    MoveText,
+    PassText,
+    PlacementText,
+    RearrangementText,
+    ResultText,
+    TurnText,
+)
+
+_EVENT_PREFIX = {"base": "B", "enforcer": "E", "capture": "xB", "immobilised": "xE"}
+
+
+def format_event(e: EventText) -> str:
+    return f"{_EVENT_PREFIX[e.kind]}{e.square.text}{e.facing or ''}"
+
+
+def format_item(i: ItemText) -> str:
+    return f"{i.piece}{i.square.text}{i.facing or ''}"
+
+
+def format_action(a: ActionText) -> str:
+    if isinstance(a, PlacementText):
+        return f"{a.piece}{a.square.text}"
+    if isinstance(a, MoveText):
+        text = f"{a.piece}{a.frm.text}{a.to.text}"
+        if a.events:
+            text += "(" + ",".join(format_event(e) for e in a.events) + ")"
+        return text
+    if isinstance(a, RearrangementText):
+        return f"R{a.realm.text}(" + ",".join(format_item(i) for i in a.items) + ")"
+    assert isinstance(a, PassText)
+    return "pass"
+
+
+def format_turn(t: TurnText) -> str:
+    text = ",".join(format_action(a) for a in t.actions)
+    for note in t.notes:
+        text += " " + note
+    return text
+
+
+def _is_setup(e: EntryText) -> bool:
+    turns = [t for t in (e.white, e.black) if t is not None]
+    return all(isinstance(a, PlacementText) for t in turns for a in t.actions)
+
+
+def format_entry(e: EntryText) -> str:
+    if e.white is None:
+        assert e.black is not None
+        return f"{e.number}...{format_turn(e.black)}"
+    text = f"{e.number}.{format_turn(e.white)}"
+    if e.black is not None:
+        text += (" " if _is_setup(e) else "/") + format_turn(e.black)
+    return text
+
+
+def format_result(r: ResultText) -> str:
+    return " ".join((r.text, *r.notes))
+
+
+def format_movetext(game: GameText) -> str:
+    """Set-up entries share a line (joined by ", "); each play entry has its own."""
+    lines: list[str] = [" ".join(game.notes)] if game.notes else []
+    current: list[str] = []
+    prefix = ""
+
+    def flush() -> None:
+        if current:
+            lines.append(", ".join(current))
+            current.clear()
+
+    for item in game.items:
+        if isinstance(item, EntryText):
+            text = prefix + format_entry(item)
+            prefix = ""
+            if _is_setup(item):
+                current.append(text)
+            else:
+                flush()
+                lines.append(text)
+        elif isinstance(item, LabelText):
+            flush()
+            prefix = item.text + " "
+        elif isinstance(item, ListMarkerText):
+            flush()
+            prefix = item.text + " "
+        else:
+            assert isinstance(item, ResultText)
+            flush()
+            lines.append(prefix + format_result(item))
+            prefix = ""
+    flush()
+    if prefix:
+        lines.append(prefix.rstrip())
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def format_front_matter(headers: dict[str, Any]) -> str:
+    if not headers:
+        return ""
+    body = yaml.safe_dump(headers, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    return f"---\n{body}---\n"
+
+
+def format_game(game: GameText) -> str:
+    return format_front_matter(game.headers) + format_movetext(game)

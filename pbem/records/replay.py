@@ -1,0 +1,353 @@
+"""Play a parsed game through the rules: the heart of ``validate`` and ``replay``.
+
+Like python-chess's PGN visitor, the walk never raises for a bad game: it stops
+at the first illegal turn and records the error with its turn, action, line and
+column, keeping every legal turn before it. A wrong turn changes nothing: the
+final position is the one after the last legal turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.errors import Diagnostic, PbemError, RuleError, RulesetError, Span
+from pbem.notation.format import format_action
+from pbem.notation.resolve import (
+    Resolved,
+    resolve_move,
+    resolve_pass,
+    resolve_placement,
+    resolve_rearrangement,
+)
+from pbem.notation.syntax import (
+    ActionText,
+    EntryText,
+    GameText,
+    LabelText,
+    ListMarkerText,
+    MoveText,
+    PassText,
+    PlacementText,
+    RearrangementText,
+    ResultText,
+    TurnText,
+)
+from pbem.rules.pieces import Side
+from pbem.rules.realm.position import Phase, Position, initial_position
+from pbem.rules.realm.ruleset import Ruleset, load_ruleset
+from pbem.rules.realm.turns import begin_turn, finish_turn
+
+KNOWN_HEADERS = ("game", "ruleset", "white", "black", "event", "site", "date", "source", "result")
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedTurn:
+    label: str
+    side: Side
+    text: TurnText
+    resolved: tuple[Resolved, ...]
+    before: Position
+    after: Position
+
+
+@dataclass(frozen=True, slots=True)
+class GameError:
+    """Where and why a record breaks."""
+
+    message: str
+    code: str
+    span: Span | None
+    turn: str | None = None
+    action: str | None = None
+    options: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Replay:
+    """The outcome of playing one record through the rules."""
+
+    headers: dict[str, Any]
+    ruleset: Ruleset | None
+    turns: list[PlayedTurn] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    error: GameError | None = None
+    #: the result the record claims (a result token or the header), if any
+    claimed: str | None = None
+    final: Position | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.error is None
+
+    @property
+    def result(self) -> str | None:
+        """The rules' result when the game ended by the rules, else what the record claims."""
+        if self.final is not None and self.final.result is not None:
+            return self.final.result
+        return self.claimed if self.claimed in ("1-0", "0-1", "1/2-1/2") else None
+
+    def positions(self) -> list[Position]:
+        """Every position from the start, one per turn played."""
+        if not self.turns:
+            return [self.final] if self.final is not None else []
+        return [self.turns[0].before, *(t.after for t in self.turns)]
+
+
+class _Stop(Exception):
+    """Ends the walk at the first error."""
+
+
+def ruleset_of(headers: dict[str, Any], default: Ruleset | None = None) -> Ruleset:
+    spec = headers.get("ruleset")
+    if spec is None:
+        return default or load_ruleset("featured")
+    if isinstance(spec, str):
+        return load_ruleset(spec.strip())
+    raise RulesetError(
+        "the ruleset must be named by a preset (featured); options come with the variations",
+        code="ruleset.form",
+    )
+
+
+def replay_game(
+    game: GameText, *, strict: bool = False, default_ruleset: Ruleset | None = None
+) -> Replay:
+    """Play ``game`` through the rules as far as it is legal."""
+    replay = Replay(headers=dict(game.headers), ruleset=None)
+    try:
+        replay.ruleset = ruleset_of(game.headers, default_ruleset)
+    except PbemError as exc:
+        replay.error = GameError(exc.message, exc.code, game.header_span)
+        return replay
+    walker = _Walker(replay, strict)
+    replay.final = initial_position(replay.ruleset)
+    for key in game.headers:
+        if key not in KNOWN_HEADERS:
+            walker.warn(
+                Diagnostic(
+                    "record.header",
+                    f"unknown front matter key {key!r} (known: {', '.join(KNOWN_HEADERS)})",
+                    game.header_span,
+                )
+            )
+    try:
+        walker.walk(game)
+    except _Stop:
+        pass
+    return replay
+
+
+class _Walker:
+    def __init__(self, replay: Replay, strict: bool):
+        self.replay = replay
+        self.strict = strict
+        self.result_seen: ResultText | None = None
+
+    @property
+    def position(self) -> Position:
+        assert self.replay.final is not None
+        return self.replay.final
+
+    def warn(self, d: Diagnostic) -> None:
+        if self.strict:
+            self.fail(d.message, d.code, d.span, d.turn)
+        self.replay.warnings.append(d)
+
+    def fail(
+        self,
+        message: str,
+        code: str,
+        span: Span | None,
+        turn: str | None = None,
+        action: str | None = None,
+        options: tuple[str, ...] = (),
+    ) -> None:
+        self.replay.error = GameError(message, code, span, turn, action, options)
+        raise _Stop
+
+    # -- the walk -------------------------------------------------------------------
+    def walk(self, game: GameText) -> None:
+        header_result = game.headers.get("result")
+        if header_result is not None and str(header_result) not in RESULTS:
+            self.fail(
+                f"the front matter's result {header_result!r} is not one of {', '.join(RESULTS)}",
+                "record.result",
+                game.header_span,
+            )
+        for item in game.items:
+            if self.result_seen is not None and isinstance(item, EntryText):
+                self.fail(
+                    f"entry {item.number} follows the result {self.result_seen.text!r}: "
+                    "nothing may follow the result",
+                    "record.after-result",
+                    item.span,
+                )
+            if isinstance(item, EntryText):
+                self.entry(item)
+            elif isinstance(item, ResultText):
+                self.result_seen = item
+            elif isinstance(item, LabelText):
+                if "?" in item.text:
+                    fixed = item.text.replace("?", "-")
+                    self.warn(
+                        Diagnostic("repair.label", f"read {item.text!r} as {fixed!r}", item.span)
+                    )
+            elif isinstance(item, ListMarkerText):
+                self.warn(
+                    Diagnostic(
+                        "repair.list-marker",
+                        f"ignored the list marker {item.text!r} before the entry",
+                        item.span,
+                    )
+                )
+        self.check_result(game, header_result)
+
+    def expected(self) -> tuple[int, Side]:
+        pos = self.position
+        return pos.ply // 2 + 1, Side(pos.ply % 2)
+
+    def entry(self, entry: EntryText) -> None:
+        number, side = self.expected()
+        first = Side.WHITE if entry.white is not None else Side.BLACK
+        label = f"{entry.number}{first.letter}"
+        if self.position.phase is Phase.OVER:
+            self.fail(
+                f"the game is over ({self.over_words()}): nothing more may be played",
+                "turn.game-over",
+                entry.span,
+                label,
+            )
+        if first is not side:
+            missing = f"{side.title}'s turn {number}"
+            self.fail(
+                f"{missing} is missing: entry {entry.number} begins with {first.title}'s turn",
+                "record.turn-order",
+                entry.span,
+                label,
+            )
+        if entry.number != number:
+            self.warn(
+                Diagnostic(
+                    "repair.number",
+                    f"entry {entry.number} should be numbered {number}; read as {number}",
+                    entry.span,
+                    f"{number}{side.letter}",
+                )
+            )
+        if entry.white is not None and entry.black is not None and entry.white.comma is not None:
+            self.warn(
+                Diagnostic(
+                    "repair.comma",
+                    "ignored the stray comma between White's and Black's turns",
+                    entry.white.comma,
+                    f"{number}w",
+                )
+            )
+        if entry.white is not None:
+            self.turn(entry.white, Side.WHITE, number)
+        if entry.black is not None:
+            if self.position.phase is Phase.OVER:
+                self.fail(
+                    f"the game is over ({self.over_words()}): Black's turn is never played",
+                    "turn.game-over",
+                    entry.black.span,
+                    f"{number}b",
+                    format_action(entry.black.actions[0]),
+                )
+            self.turn(entry.black, Side.BLACK, number)
+
+    def turn(self, turn: TurnText, side: Side, number: int) -> None:
+        label = f"{number}{side.letter}"
+        before = self.position
+        resolved: list[Resolved] = []
+        current: ActionText | None = None
+        try:
+            kinds = {type(a) for a in turn.actions}
+            if len(turn.actions) > 1 and kinds & {PlacementText, RearrangementText, PassText}:
+                current = turn.actions[1]
+                raise RuleError(
+                    "turn.single",
+                    "a set-up placement, a Rearrangement or a pass is the whole turn: "
+                    "nothing else may be joined to it with a comma",
+                )
+            first = turn.actions[0]
+            if isinstance(first, MoveText):
+                state = begin_turn(before)
+                for action in turn.actions:
+                    current = action
+                    assert isinstance(action, MoveText)
+                    if state.over:
+                        raise RuleError(
+                            "turn.game-over",
+                            f"the game ended the moment {side.title} created its last Base: "
+                            "nothing more is played, not even the rest of the turn",
+                        )
+                    state, r = resolve_move(state, action)
+                    resolved.append(r)
+                after = finish_turn(state)
+            else:
+                current = first
+                if isinstance(first, PlacementText):
+                    after, r = resolve_placement(before, first)
+                elif isinstance(first, RearrangementText):
+                    after, r = resolve_rearrangement(before, first)
+                else:
+                    assert isinstance(first, PassText)
+                    after, r = resolve_pass(before, first)
+                resolved.append(r)
+        except PbemError as exc:
+            where = current if current is not None else turn.actions[0]
+            self.fail(
+                exc.message,
+                exc.code,
+                exc.span or where.span,
+                label,
+                format_action(where),
+                getattr(exc, "options", ()),
+            )
+        for r in resolved:
+            for w in r.warnings:
+                self.warn(Diagnostic(w.code, w.message, w.span, label))
+        self.replay.turns.append(PlayedTurn(label, side, turn, tuple(resolved), before, after))
+        self.replay.final = after
+
+    def over_words(self) -> str:
+        pos = self.position
+        if pos.end == "bases":
+            last = self.replay.turns[-1]
+            return f"{last.side.title} created its last Base in turn {last.label}"
+        return "neither side has a legal turn"
+
+    def check_result(self, game: GameText, header_result: Any) -> None:
+        pos = self.position
+        claimed = None
+        span = game.header_span
+        if header_result is not None and str(header_result) != "*":
+            claimed = str(header_result)
+        token = self.result_seen
+        if token is not None:
+            span = token.span
+            if token.text == "wins":
+                if not self.replay.turns:
+                    self.fail("'wins' needs a turn before it", "record.result", span)
+                claimed = "1-0" if self.replay.turns[-1].side is Side.WHITE else "0-1"
+            elif token.text != "*":
+                if claimed is not None and claimed != token.text:
+                    self.fail(
+                        f"the result {token.text!r} differs from the front matter's {claimed!r}",
+                        "record.result",
+                        span,
+                    )
+                claimed = token.text
+        self.replay.claimed = claimed
+        if pos.phase is Phase.OVER and claimed is not None and claimed != pos.result:
+            from pbem.rules.realm.scoring import score
+
+            self.fail(
+                f"the record gives {claimed}, but the game ended with {pos.result} "
+                f"({score(pos).describe()})",
+                "record.result",
+                span,
+            )
