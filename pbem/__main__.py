@@ -1,0 +1,5 @@
+import sys
+
+from pbem.cli import main
+
+sys.exit(main())

@@ -1,0 +1,226 @@
+"""The ``pbem`` command: thin commands over the library.
+
+Exit codes: 0 every game valid, 1 some game invalid, 2 usage error or unreadable
+input, 3 an internal error (reported in one line, never as a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from pbem import __version__
+from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, EXIT_USAGE, PbemError
+from pbem.records.interchange import position_to_json, report_to_json
+from pbem.records.reader import find_records, read_file
+from pbem.records.validate import GameReport, validate_source
+from pbem.render.text_board import render_text
+from pbem.rules.realm.ruleset import Ruleset, load_ruleset
+
+
+class UsageError(Exception):
+    """Bad arguments or input that cannot be read: exit 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="pbem",
+        description="Referee, validator and archivist for Realm and the games on its board.",
+    )
+    p.add_argument("--version", action="version", version=f"pbem {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    v = sub.add_parser(
+        "validate",
+        help="check game records against the rules",
+        description="Check every game in the given record files and folders (*.realm, "
+        "recursively). Exit 0 if all are valid, 1 if any is not, 2 for unreadable input.",
+    )
+    v.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders")
+    v.add_argument("--json", action="store_true", help="one JSON object per game per line")
+    v.add_argument("--strict", action="store_true", help="treat repairs and inferences as errors")
+    v.add_argument(
+        "-v", "--verbose", action="store_true", help="list every warning under its game"
+    )
+    v.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
+    v.set_defaults(func=cmd_validate)
+
+    r = sub.add_parser(
+        "replay",
+        help="the position after the last legal turn of a record",
+        description="Play a record through the rules and print the position after its last "
+        "legal turn: a text board with supplies, captures and the score, or JSON.",
+    )
+    r.add_argument("file", metavar="FILE")
+    r.add_argument("--json", action="store_true", help="the position as JSON (notation.md)")
+    r.add_argument("--game", type=int, metavar="N", help="only the N-th game of the file (1 = first)")
+    r.add_argument("--flip", action="store_true", help="draw the board from Black's side")
+    r.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
+    r.set_defaults(func=cmd_replay)
+    return p
+
+
+# -- validate ----------------------------------------------------------------------------
+def _ruleset(name: str | None) -> Ruleset | None:
+    if name is None:
+        return None
+    try:
+        return load_ruleset(name)
+    except PbemError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _reports(paths: Sequence[str], strict: bool, ruleset: Ruleset | None) -> Iterator[GameReport]:
+    files = list(find_records([Path(p) for p in paths]))
+    for p in paths:
+        if not Path(p).exists():
+            raise UsageError(f"{p}: no such file or folder")
+    if not files:
+        raise UsageError(f"no record files (*.realm) in {', '.join(paths)}")
+    for path in files:
+        try:
+            sources = list(read_file(path))
+        except PbemError as exc:
+            raise UsageError(str(exc)) from None
+        for source in sources:
+            yield validate_source(source, strict=strict, default_ruleset=ruleset)
+
+
+def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = _ruleset(args.ruleset)
+    status = EXIT_OK
+    for report in _reports(args.paths, args.strict, ruleset):
+        if not report.valid:
+            status = EXIT_INVALID
+        if args.json:
+            out.write(json.dumps(report_to_json(report), ensure_ascii=False) + "\n")
+        else:
+            out.write(describe_report(report, verbose=args.verbose))
+        out.flush()
+    return status
+
+
+def describe_report(report: GameReport, *, verbose: bool = False) -> str:
+    replay = report.replay
+    where = f"{report.path}#{report.index + 1}"
+    turns = len(replay.turns)
+    nwarn = len(replay.warnings)
+    warn = f", {nwarn} warning{'s' if nwarn != 1 else ''}" if nwarn else ""
+    if report.valid:
+        result = replay.result or "unfinished"
+        line = f"{where}: valid, {result} after {turns} turns{warn} ({report.title()})\n"
+        if verbose:
+            line += "".join(f"  {_warning_line(report, w)}\n" for w in replay.warnings)
+        return line
+    e = replay.error
+    assert e is not None
+    loc = f"{report.path}:{e.span.line}:{e.span.column}" if e.span else report.path
+    head = f"{where}: INVALID ({report.title()})\n"
+    what = " ".join(x for x in (e.turn, repr(e.action) if e.action else None) if x)
+    text = head + f"{loc}: {what + ': ' if what else ''}{e.message}\n"
+    if e.options and len(e.options) <= 16:
+        text += f"  the rules allow: {', '.join(e.options)}\n"
+    elif e.options:
+        text += f"  the rules allow {len(e.options)} choices, e.g. {', '.join(e.options[:8])}\n"
+    text += _caret(report, e.span.line, e.span.column, e.action) if e.span else ""
+    if verbose:
+        text += "".join(f"  {_warning_line(report, w)}\n" for w in replay.warnings)
+    if replay.final is not None:
+        board = render_text(replay.final, legend=False)
+        text += "  position before the failing turn:\n"
+        text += "".join(f"    {ln}\n" for ln in board.splitlines())
+    return text
+
+
+def _warning_line(report: GameReport, w: object) -> str:
+    span = getattr(w, "span", None)
+    loc = f"{report.path}:{span.line}:{span.column}" if span else report.path
+    turn = getattr(w, "turn", None)
+    return f"{loc}: warning: {turn + ': ' if turn else ''}{getattr(w, 'message', w)}"
+
+
+def _caret(report: GameReport, line: int, column: int, action: str | None) -> str:
+    lines = report.source.text.splitlines()
+    index = line - report.source.first_line
+    if not 0 <= index < len(lines):
+        return ""
+    text = lines[index].expandtabs(1)
+    width = max(1, min(len(action or "x"), len(text) - column + 1))
+    return f"  {text}\n  {' ' * (column - 1)}{'^' * width}\n"
+
+
+# -- replay ------------------------------------------------------------------------------
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = _ruleset(args.ruleset)
+    path = Path(args.file)
+    if not path.is_file():
+        raise UsageError(f"{args.file}: no such file")
+    try:
+        sources = list(read_file(path))
+    except PbemError as exc:
+        raise UsageError(str(exc)) from None
+    if args.game is not None:
+        if not 1 <= args.game <= len(sources):
+            raise UsageError(f"{args.file} holds {len(sources)} game(s); there is no game {args.game}")
+        sources = [sources[args.game - 1]]
+    status = EXIT_OK
+    for source in sources:
+        report = validate_source(source, default_ruleset=ruleset)
+        if not report.valid:
+            status = EXIT_INVALID
+            e = report.error
+            assert e is not None
+            loc = f"{report.path}:{e.span.line}:{e.span.column}" if e.span else report.path
+            sys.stderr.write(
+                f"{loc}: {e.turn + ': ' if e.turn else ''}{e.message} "
+                "(showing the position after the last legal turn)\n"
+            )
+        final = report.final
+        if args.json:
+            out.write(json.dumps(position_to_json(final) if final else None) + "\n")
+            continue
+        if len(sources) > 1 or args.game:
+            out.write(f"== {report.path}#{report.index + 1}: {report.title()}\n")
+        if final is not None:
+            out.write(render_text(final, flip=args.flip) + "\n")
+    return status
+
+
+# -- entry point ------------------------------------------------------------------------
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its message
+        return EXIT_OK if exc.code == 0 else EXIT_USAGE
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return int(args.func(args, sys.stdout))
+    except UsageError as exc:
+        sys.stderr.write(f"pbem: {exc}\n")
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+    except KeyboardInterrupt:
+        sys.stderr.write("pbem: interrupted\n")
+        return 130
+    except PbemError as exc:
+        sys.stderr.write(f"pbem: {exc}\n")
+        return EXIT_INPUT
+    except Exception as exc:  # noqa: BLE001 - the promise: never a traceback
+        sys.stderr.write(f"pbem: internal error ({type(exc).__name__}: {exc}); please report it\n")
+        return EXIT_INPUT
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""Validate one game of a record file: parse, replay, and say where it breaks.
+
+A syntax error still leaves the turns before it worth knowing: the part of the
+game up to the entry that broke is replayed, so the report shows the turn, the
+board at that point and the position after the last legal turn.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pbem.errors import PbemError, Span
+from pbem.notation.parse import parse_game
+from pbem.records.reader import GameSource
+from pbem.records.replay import GameError, Replay, replay_game
+from pbem.rules.realm.position import Position
+from pbem.rules.realm.ruleset import Ruleset
+
+_ENTRY_START = re.compile(r"(?m)(?:^|(?<=\s)|(?<=,))\d+\.")
+
+
+@dataclass(slots=True)
+class GameReport:
+    path: str
+    index: int
+    source: GameSource
+    replay: Replay
+
+    @property
+    def valid(self) -> bool:
+        return self.replay.valid
+
+    @property
+    def error(self) -> GameError | None:
+        return self.replay.error
+
+    @property
+    def final(self) -> Position | None:
+        return self.replay.final
+
+    @property
+    def failing_position(self) -> Position | None:
+        """The position the failing turn was played from (the last legal one)."""
+        return self.replay.final
+
+    def title(self) -> str:
+        h = self.replay.headers
+        name = h.get("game")
+        players = f"{h.get('white', '?')} - {h.get('black', '?')}" if "white" in h else None
+        return " | ".join(str(x) for x in (name, players) if x) or f"game {self.index + 1}"
+
+
+def validate_source(
+    source: GameSource, *, strict: bool = False, default_ruleset: Ruleset | None = None
+) -> GameReport:
+    if source.game is not None:
+        replay = replay_game(source.game, strict=strict, default_ruleset=default_ruleset)
+        for w in reversed(source.warnings):
+            replay.warnings.insert(0, w)
+        if strict and source.warnings and replay.error is None:
+            w = source.warnings[0]
+            replay.error = GameError(w.message, w.code, w.span)
+        return GameReport(source.path, source.index, source, replay)
+    assert source.error is not None
+    replay = _replay_prefix(source, source.error, strict, default_ruleset)
+    return GameReport(source.path, source.index, source, replay)
+
+
+def _replay_prefix(
+    source: GameSource, error: PbemError, strict: bool, default_ruleset: Ruleset | None
+) -> Replay:
+    """Replay the game up to the entry where the syntax error is, then report the error."""
+    replay: Replay | None = None
+    cut = _offset(source.text, error.span, source.first_line) if error.span else None
+    if cut is not None:
+        starts = [m.start() for m in _ENTRY_START.finditer(source.text, 0, cut)]
+        if starts:
+            try:
+                prefix = parse_game(source.text[: starts[-1]], line_offset=source.first_line - 1)
+                replay = replay_game(prefix, strict=strict, default_ruleset=default_ruleset)
+            except PbemError:
+                replay = None
+    if replay is None:
+        replay = Replay(headers={}, ruleset=None)
+    if replay.error is None:
+        turn = None
+        if replay.final is not None:
+            pos = replay.final
+            turn = f"{pos.ply // 2 + 1}{'wb'[pos.ply % 2]}"
+        replay.error = GameError(error.message, error.code, error.span, turn, None)
+    return replay
+
+
+def _offset(text: str, span: Span, first_line: int) -> int | None:
+    line = span.line - first_line + 1
+    if line < 1:
+        return None
+    pos = 0
+    for _ in range(line - 1):
+        nl = text.find("\n", pos)
+        if nl < 0:
+            return None
+        pos = nl + 1
+    return min(len(text), pos + span.column - 1)
