@@ -1,0 +1,151 @@
+"""The CLI as a user runs it: output, exit codes, and no traceback for any input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "games" / "sample-game-2002.realm"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_validate_bundled_games_all_valid(capsys):
+    code, out, _ = run(capsys, "validate", str(ROOT / "games"))
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 2
+    assert "sample-game-2002.realm#1: valid, 1-0 after 31 turns" in out
+
+
+def test_validate_json_is_one_object_per_game_with_final(capsys):
+    code, out, _ = run(capsys, "validate", "--json", str(SAMPLE))
+    assert code == 0
+    (line,) = out.splitlines()
+    data = json.loads(line)
+    assert set(data) == {"path", "index", "valid", "result", "turns", "error", "warnings", "final"}
+    assert data["valid"] is True and data["result"] == "1-0" and data["turns"] == 31
+    assert data["final"]["realms"] == {"white": 8, "black": 7}
+    assert data["final"]["phase"] == "over" and data["final"]["to_move"] is None
+    assert {"line", "column", "message"} == set(data["warnings"][0])
+
+
+def test_strict_turns_warnings_into_errors(capsys):
+    code, out, _ = run(capsys, "validate", "--strict", str(SAMPLE))
+    assert code == 1
+    assert "INVALID" in out and "Set?up:" in out
+
+
+def test_broken_game_shows_location_turn_action_caret_and_board(tmp_path, capsys):
+    bad = tmp_path / "bad.realm"
+    bad.write_text(SAMPLE.read_text().replace("Pi10i6(Bh5)", "Pi10h10(Bh5)"))
+    code, out, _ = run(capsys, "validate", str(bad))
+    assert code == 1
+    assert f"{bad}:14:4: 7w 'Pi10h10(Bh5)': the Power on i10 cannot stop on h10" in out
+    assert "a piece must stop in a different Realm" in out
+    lines = out.splitlines()
+    caret = next(i for i, ln in enumerate(lines) if ln.strip().startswith("^"))
+    assert lines[caret - 1].strip().startswith("7.Pi10h10(Bh5)")
+    assert lines[caret].index("^") == lines[caret - 1].index("P")
+    assert "position before the failing turn" in out and "wB" in out
+
+
+def test_one_broken_game_never_stops_the_others(tmp_path, capsys):
+    text = SAMPLE.read_text()
+    (tmp_path / "a.realm").write_text(text.replace("7.Pi10i6", "7.Pi10i6 ((("))
+    (tmp_path / "b.realm").write_text(text)
+    code, out, _ = run(capsys, "validate", str(tmp_path))
+    assert code == 1
+    assert "a.realm#1: INVALID" in out and "b.realm#1: valid" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "/no/such/file.realm"],
+        ["validate"],
+        ["frobnicate"],
+        [],
+        ["replay"],
+        ["validate", "--ruleset", "nonsense", "games"],
+    ],
+)
+def test_usage_errors_exit_2(args, capsys):
+    code, _, err = run(capsys, *args)
+    assert code == 2
+    assert "Traceback" not in err
+
+
+def test_folder_without_records_is_a_usage_error(tmp_path, capsys):
+    code, _, err = run(capsys, "validate", str(tmp_path))
+    assert code == 2 and "no record files" in err
+
+
+def test_replay_text_and_json(capsys):
+    code, out, _ = run(capsys, "replay", str(SAMPLE))
+    assert code == 0
+    assert "White 8 Realms, Black 7" in out and "1-0" in out
+    code, out, _ = run(capsys, "replay", "--json", str(SAMPLE))
+    data = json.loads(out)
+    assert data["board"]["e5"] == "wB" and data["supply"]["white"]["B"] == 0
+
+
+def test_replay_of_broken_game_shows_last_legal_position(tmp_path, capsys):
+    bad = tmp_path / "bad.realm"
+    bad.write_text(SAMPLE.read_text().replace("Pd6d1(Be2)", "Pd6d2(Be2)"))
+    code, out, err = run(capsys, "replay", "--json", str(bad))
+    assert code == 1
+    assert "7b" in err
+    data = json.loads(out)
+    assert data["board"]["i6"] == "wP" and data["board"]["d6"] == "bP"  # 7w played, 7b not
+    assert data["to_move"] == "black"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"\x00\x01\x02garbage\xff\xfe",
+        b"---\nfoo: [unclosed\n---\n1.Bh11",
+        b"---\n- a list\n---\n",
+        b"1." * 5000,
+        "7.P\u00e9\u00e9".encode(),
+        b"{" * 100,
+    ],
+)
+def test_any_bytes_give_a_verdict_not_a_traceback(tmp_path, content):
+    f = tmp_path / "x.realm"
+    f.write_bytes(content)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pbem", "validate", str(f)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert proc.returncode in (0, 1)
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_every_command_has_help(capsys):
+    for command in ("validate", "replay"):
+        with pytest.raises(SystemExit) as exc:
+            from pbem.cli import _parser
+
+            _parser().parse_args([command, "--help"])
+        assert exc.value.code == 0
+        out = capsys.readouterr().out
+        assert "usage: pbem " + command in out

@@ -1,0 +1,58 @@
+"""Imports point one way: errors <- rules <- notation <- records <- {render, referee} <- cli."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parents[1] / "pbem"
+
+# what each layer may import from pbem
+ALLOWED = {
+    "rules": {"errors", "rules"},
+    "notation": {"errors", "rules", "notation", "resources"},
+    "records": {"errors", "rules", "notation", "records", "resources"},
+    "render": {"errors", "rules", "notation", "records", "render", "resources"},
+}
+
+
+def _pbem_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pbem."):
+            found.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("pbem."):
+                    found.add(alias.name.split(".")[1])
+    return found
+
+
+def test_layers_point_one_way():
+    bad = []
+    for layer, allowed in ALLOWED.items():
+        for path in (PKG / layer).rglob("*.py"):
+            for imported in _pbem_imports(path) - allowed:
+                bad.append(f"{path.relative_to(PKG)} imports pbem.{imported}")
+    assert not bad, bad
+
+
+def test_rules_core_uses_the_standard_library_only():
+    stdlib_ok = {"__future__", "dataclasses", "enum", "typing", "collections", "itertools",
+                 "functools"}
+    bad = []
+    for path in (PKG / "rules").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top != "pbem" and top not in stdlib_ok:
+                    bad.append(f"{path.name}: {name}")
+    assert not bad, bad

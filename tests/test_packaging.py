@@ -1,0 +1,48 @@
+"""The built wheel carries the grammar and works outside the checkout."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_wheel_ships_grammar_and_runs_outside_checkout(tmp_path: Path) -> None:
+    out = tmp_path / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)],
+        check=True,
+        cwd=tmp_path,
+    )
+    wheel = next(out.glob("pbem-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "pbem/grammar/realm.lark" in names
+    assert "pbem/rules/realm/turns.py" in names
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    # run from an empty folder with only the unpacked wheel on the path
+    env = {**os.environ, "PYTHONPATH": str(site), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    record = (ROOT / "games" / "sample-game-2002.realm").read_text(encoding="utf-8")
+    (tmp_path / "g.realm").write_text(record, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "pbem", "validate", "g.realm"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "valid, 1-0" in run.stdout
+    imported = subprocess.run(
+        [sys.executable, "-c", "import pbem.resources as r; print(r.grammar_path())"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert str(site) in imported.stdout
