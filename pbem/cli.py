@@ -58,7 +58,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("file", metavar="FILE")
     r.add_argument("--json", action="store_true", help="the position as JSON (notation.md)")
-    r.add_argument("--game", type=int, metavar="N", help="only the N-th game of the file (1 = first)")
+    r.add_argument(
+        "--game", type=int, metavar="N", help="only the N-th game of the file (1 = first)"
+    )
     r.add_argument("--flip", action="store_true", help="draw the board from Black's side")
     r.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
     r.set_defaults(func=cmd_replay)
@@ -166,7 +168,9 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(str(exc)) from None
     if args.game is not None:
         if not 1 <= args.game <= len(sources):
-            raise UsageError(f"{args.file} holds {len(sources)} game(s); there is no game {args.game}")
+            raise UsageError(
+                f"{args.file} holds {len(sources)} game(s); there is no game {args.game}"
+            )
         sources = [sources[args.game - 1]]
     status = EXIT_OK
     for source in sources:
@@ -217,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PbemError as exc:
         sys.stderr.write(f"pbem: {exc}\n")
         return EXIT_INPUT
-    except Exception as exc:  # noqa: BLE001 - the promise: never a traceback
+    except Exception as exc:
         sys.stderr.write(f"pbem: internal error ({type(exc).__name__}: {exc}); please report it\n")
         return EXIT_INPUT
 

@@ -99,10 +99,7 @@ def format_movetext(game: GameText) -> str:
             else:
                 flush()
                 lines.append(text)
-        elif isinstance(item, LabelText):
-            flush()
-            prefix = item.text + " "
-        elif isinstance(item, ListMarkerText):
+        elif isinstance(item, LabelText | ListMarkerText):
             flush()
             prefix = item.text + " "
         else:

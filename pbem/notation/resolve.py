@@ -13,6 +13,7 @@ Two jobs need the position and so live here, not in the grammar:
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -22,7 +23,6 @@ from pbem.errors import Diagnostic, NotationError, RuleError
 from pbem.notation.format import format_action
 from pbem.notation.syntax import (
     ActionText,
-    EventText,
     ItemText,
     MoveText,
     PassText,
@@ -30,7 +30,8 @@ from pbem.notation.syntax import (
     RearrangementText,
     SquareText,
 )
-from pbem.rules.geometry import IS_CENTER, REALM_OF, Direction, is_square_name, parse_square
+from pbem.notation.write import action_text
+from pbem.rules.geometry import IS_CENTER, REALM_OF, Direction, parse_square
 from pbem.rules.geometry import square_name as name_of
 from pbem.rules.pieces import Kind, Piece, enforcer, power
 from pbem.rules.realm.actions import (
@@ -46,7 +47,7 @@ from pbem.rules.realm.actions import (
     Placement,
     Rearrangement,
 )
-from pbem.rules.realm.position import Position
+from pbem.rules.realm.position import Board, Position
 from pbem.rules.realm.setup import apply_placement
 from pbem.rules.realm.turns import TurnState, apply_move, apply_pass, apply_rearrangement
 
@@ -60,9 +61,13 @@ class Resolved:
 
     action: Action
     events: tuple[Event, ...]
-    #: the action as it should have been written: repaired squares, every event
-    canonical: ActionText
+    #: the board the action was played on
+    board: Board
     warnings: tuple[Diagnostic, ...] = ()
+
+    def canonical(self) -> ActionText:
+        """The action as it should have been written: repaired squares, every event."""
+        return action_text(self.action, self.events, self.board)
 
 
 def square_readings(sq: SquareText) -> list[tuple[str, bool]]:
@@ -105,44 +110,50 @@ def _respell(text: ActionText, names: Iterator[str]) -> Any:
         return replace(text, frm=frm, to=to, events=events)
     if isinstance(text, RearrangementText):
         realm = sq(text.realm)
-        return replace(text, realm=realm, items=tuple(replace(i, square=sq(i.square)) for i in text.items))
+        items = tuple(replace(i, square=sq(i.square)) for i in text.items)
+        return replace(text, realm=realm, items=items)
     return text
 
 
-Attempt = Callable[[ActionText], tuple[Any, "Resolved"]]
+Attempt = Callable[[list[str]], tuple[Any, "Resolved"]]
+
+
+@functools.lru_cache(maxsize=512)
+def _readings(text: str) -> tuple[tuple[str, bool], ...]:
+    return tuple(square_readings(SquareText(text)))
 
 
 def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Resolved]:
-    """Try the written reading, then look-alike readings; exactly one legal reading stands."""
-    squares = _squares_of(text)
-    options = [square_readings(s) for s in squares]
-    first = [o[0] for o in options]
-    preferred = _respell(text, iter(n for n, _ in first))
-    exact = not any(repaired for _, repaired in first)
+    """Try the written reading, then look-alike readings; exactly one legal reading stands.
+
+    ``attempt`` gets the squares' names in ``_squares_of`` order.
+    """
+    options = [_readings(s.text) for s in _squares_of(text)]
+    first = [o[0][0] for o in options]
+    exact = not any(o[0][1] for o in options)
     first_error: RuleError | NotationError | None = None
+    winners: list[tuple[list[str], tuple[Any, Resolved]]] = []
     try:
-        outcome = attempt(preferred)
+        outcome = attempt(first)
         if exact:
             return outcome
-        winners = [(preferred, outcome)]
+        winners.append((first, outcome))
     except (RuleError, NotationError) as exc:
         first_error = exc
-        winners = []
-    if all(len(o) == 1 for o in options) and winners:
-        return _with_repair_warning(text, winners[0])
+    if winners and all(len(o) == 1 for o in options):
+        return _with_repair_warning(text, *winners[0])
     for combo in itertools.product(*options):
         names = [n for n, _ in combo]
-        if names == [n for n, _ in first]:
+        if names == first:
             continue
-        candidate = _respell(text, iter(names))
         try:
-            winners.append((candidate, attempt(candidate)))
+            winners.append((names, attempt(names)))
         except (RuleError, NotationError):
             continue
     if len(winners) == 1:
-        return _with_repair_warning(text, winners[0])
+        return _with_repair_warning(text, *winners[0])
     if len(winners) > 1:
-        readings = " or ".join(repr(format_action(c)) for c, _ in winners)
+        readings = " or ".join(repr(format_action(_respell(text, iter(n)))) for n, _ in winners)
         raise NotationError(
             f"{format_action(text)!r} can be read as {readings}, and more than one of these "
             "is legal: write the squares plainly",
@@ -153,36 +164,33 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Resol
     raise first_error
 
 
-def _with_repair_warning(text: ActionText, winner: tuple[ActionText, tuple[Any, Resolved]]) -> tuple[Any, Resolved]:
-    candidate, (state, resolved) = winner
-    if format_action(candidate) == format_action(text):
-        return state, resolved
-    wrong = next(
-        (a for a, b in zip(_squares_of(text), _squares_of(candidate), strict=True) if a.text != b.text),
-        None,
-    )
+def _with_repair_warning(
+    text: ActionText, names: list[str], outcome: tuple[Any, Resolved]
+) -> tuple[Any, Resolved]:
+    state, resolved = outcome
+    squares = _squares_of(text)
+    if all(s.text == n for s, n in zip(squares, names, strict=True)):
+        return outcome
+    wrong = next(s for s, n in zip(squares, names, strict=True) if s.text != n)
+    repaired = format_action(_respell(text, iter(names)))
     warning = Diagnostic(
-        "repair.square",
-        f"read {format_action(text)!r} as {format_action(candidate)!r}",
-        wrong.span if wrong is not None else text.span,
+        "repair.square", f"read {format_action(text)!r} as {repaired!r}", wrong.span
     )
     return state, replace(resolved, warnings=(warning, *resolved.warnings))
 
 
-def _square(sq: SquareText) -> int:
-    if not is_square_name(sq.text):  # pragma: no cover - readings are always names
-        raise NotationError(f"{sq.text!r} is not a square", span=sq.span, code="notation.square")
-    return parse_square(sq.text)
+def _sq(name: str) -> int:
+    return parse_square(name)
 
 
 # -- placements, rearrangements, passes ----------------------------------------------
 def resolve_placement(position: Position, text: PlacementText) -> tuple[Position, Resolved]:
-    def attempt(t: ActionText) -> tuple[Position, Resolved]:
-        assert isinstance(t, PlacementText)
-        kind = Kind.BASE if t.piece == "B" else Kind.POWER
-        action = Placement(kind, _square(t.square))
+    kind = Kind.BASE if text.piece == "B" else Kind.POWER
+
+    def attempt(names: list[str]) -> tuple[Position, Resolved]:
+        action = Placement(kind, _sq(names[0]))
         after, events = apply_placement(position, action)
-        return after, Resolved(action, tuple(events), t)
+        return after, Resolved(action, tuple(events), position.board)
 
     return resolve_with_repairs(text, attempt)
 
@@ -190,20 +198,20 @@ def resolve_placement(position: Position, text: PlacementText) -> tuple[Position
 def resolve_rearrangement(position: Position, text: RearrangementText) -> tuple[Position, Resolved]:
     side = position.to_move
 
-    def attempt(t: ActionText) -> tuple[Position, Resolved]:
-        assert isinstance(t, RearrangementText)
-        center = _square(t.realm)
+    def attempt(names: list[str]) -> tuple[Position, Resolved]:
+        center = _sq(names[0])
         if not IS_CENTER[center]:
             raise RuleError(
                 "rearrange.realm-name",
-                f"a Rearrangement names its Realm by the Center: {name_of(center)} is not a Center",
+                f"a Rearrangement names its Realm by the Center: {names[0]} is not a Center",
             )
-        placements: list[tuple[int, Piece]] = []
-        for item in t.items:
-            placements.append((_square(item.square), _item_piece(item, side)))
-        action = Rearrangement(REALM_OF[center], tuple(placements))
+        placements = tuple(
+            (_sq(name), _item_piece(item, side))
+            for name, item in zip(names[1:], text.items, strict=True)
+        )
+        action = Rearrangement(REALM_OF[center], placements)
         after, events = apply_rearrangement(position, action)
-        return after, Resolved(action, tuple(events), t)
+        return after, Resolved(action, tuple(events), position.board)
 
     return resolve_with_repairs(text, attempt)
 
@@ -216,31 +224,37 @@ def _item_piece(item: ItemText, side: Any) -> Piece:
 
 def resolve_pass(position: Position, text: PassText) -> tuple[Position, Resolved]:
     after, events = apply_pass(position)
-    return after, Resolved(Pass(), tuple(events), text)
+    return after, Resolved(Pass(), tuple(events), position.board)
 
 
 # -- moves and their annotations ---------------------------------------------------------
 def resolve_move(state: TurnState, text: MoveText) -> tuple[TurnState, Resolved]:
-    return resolve_with_repairs(text, lambda t: _attempt_move(state, t))
+    return resolve_with_repairs(text, lambda names: _attempt_move(state, text, names))
 
 
-def _attempt_move(state: TurnState, t: ActionText) -> tuple[TurnState, Resolved]:
-    assert isinstance(t, MoveText)
-    frm, to = _square(t.frm), _square(t.to)
-    written = [(e, _event_key_of_text(e)) for e in (t.events or ())]
+EventKey = tuple[str, int, "str | None"]
+
+
+def _attempt_move(state: TurnState, t: MoveText, names: list[str]) -> tuple[TurnState, Resolved]:
+    frm, to = _sq(names[0]), _sq(names[1])
+    label = f"{t.piece}{names[0]}{names[1]}"
+    written: list[EventKey] = [
+        (e.kind, _sq(n), e.facing) for e, n in zip(t.events or (), names[2:], strict=True)
+    ]
     create_at = create_facing = immobilise = None
-    for e, _ in written:
-        if e.kind == "enforcer" and create_at is None:
-            if e.facing == "U":
+    for kind, sq, facing in written:
+        if kind == "enforcer" and create_at is None:
+            if facing == "U":
                 raise RuleError(
                     "event.created-facing",
                     "a created Enforcer points North, East, South or West (U is for an "
                     "immobilised one)",
                 )
-            create_at, create_facing = _square(e.square), _FACING[e.facing or "N"]
-        elif e.kind == "immobilised" and immobilise is None and _square(e.square) != to:
-            immobilise = _square(e.square)
-    piece = state.position.board[frm]
+            create_at, create_facing = sq, _FACING[facing or "N"]
+        elif kind == "immobilised" and immobilise is None and sq != to:
+            immobilise = sq
+    board = state.position.board
+    piece = board[frm]
     # a choice written for the wrong kind of piece is judged by what the rules make happen
     if piece is not None and piece.kind is Kind.ENFORCER:
         create_at = create_facing = None
@@ -253,71 +267,56 @@ def _attempt_move(state: TurnState, t: ActionText) -> tuple[TurnState, Resolved]
         if exc.code.startswith("event.") and written:
             raise RuleError(
                 exc.code,
-                f"the record says ({_written(t)}), but {exc.message}",
+                f"the record says ({_keys_text(written)}), but {exc.message}",
                 options=exc.options,
             ) from None
         raise
-    produced = [(ev, _event_key(ev)) for ev in events if not isinstance(ev, GameEnded)]
-    warnings = _compare_events(t, written, produced, state)
-    canonical = replace(t, events=tuple(_event_text(ev) for ev, _ in produced) or None)
-    return new_state, Resolved(move, tuple(events), canonical, tuple(warnings))
+    produced = [_event_key(ev) for ev in events if not isinstance(ev, GameEnded)]
+    warnings = () if written == produced else _compare_events(t, label, written, produced)
+    return new_state, Resolved(move, tuple(events), board, tuple(warnings))
 
 
 def _compare_events(
-    t: MoveText,
-    written: list[tuple[EventText, tuple[str, int, str | None]]],
-    produced: list[tuple[Event, tuple[str, int, str | None]]],
-    state: TurnState,
+    t: MoveText, label: str, written: list[EventKey], produced: list[EventKey]
 ) -> list[Diagnostic]:
-    produced_keys = [k for _, k in produced]
-    written_keys = [k for _, k in written]
-    expected = ",".join(_key_text(k) for k in produced_keys)
-    for e, key in written:
-        if key not in produced_keys:
+    expected = _keys_text(produced)
+    for key in written:
+        if key not in produced:
             what = f"the rules give ({expected})" if expected else "no special event happens"
             raise RuleError(
                 "event.mismatch",
-                f"the record says ({_key_text(key)}), but {what} after "
-                f"{t.piece}{t.frm.text}{t.to.text}",
+                f"the record says ({_key_text(key)}), but {what} after {label}",
             )
-        if written_keys.count(key) > 1:
+        if written.count(key) > 1:
             raise RuleError("event.repeated", f"({_key_text(key)}) is written twice")
-    warnings = []
-    missing = [k for k in produced_keys if k not in written_keys]
+    missing = [k for k in produced if k not in written]
     if missing:
-        warnings.append(
+        return [
             Diagnostic(
                 "infer.event",
-                f"the record leaves out ({','.join(_key_text(k) for k in missing)}), which the "
-                f"rules make happen after {t.piece}{t.frm.text}{t.to.text}; inferred",
+                f"the record leaves out ({_keys_text(missing)}), which the rules make happen "
+                f"after {label}; inferred",
                 t.span,
             )
+        ]
+    return [
+        Diagnostic(
+            "repair.event-order",
+            f"the events after {label} happen in the order ({expected})",
+            t.span,
         )
-    elif written_keys != produced_keys:
-        warnings.append(
-            Diagnostic(
-                "repair.event-order",
-                f"the events after {t.piece}{t.frm.text}{t.to.text} happen in the order "
-                f"({expected})",
-                t.span,
-            )
-        )
-    return warnings
+    ]
 
 
-def _written(t: MoveText) -> str:
-    return ",".join(_key_text(_event_key_of_text(e)) for e in t.events or ())
+def _keys_text(keys: list[EventKey]) -> str:
+    return ",".join(_key_text(k) for k in keys)
 
 
-def _event_key_of_text(e: EventText) -> tuple[str, int, str | None]:
-    return (e.kind, _square(e.square), e.facing)
-
-
-def _event_key(ev: Event) -> tuple[str, int, str | None]:
+def _event_key(ev: Event) -> EventKey:
     if isinstance(ev, BaseCreated):
         return ("base", ev.square, None)
     if isinstance(ev, EnforcerCreated):
-        return ("enforcer", ev.square, ev.facing.letter)
+        return ("enforcer", ev.square, "NESW"[ev.facing])
     if isinstance(ev, BaseCaptured):
         return ("capture", ev.square, None)
     assert isinstance(ev, EnforcerImmobilised)
@@ -327,11 +326,7 @@ def _event_key(ev: Event) -> tuple[str, int, str | None]:
 _PREFIX = {"base": "B", "enforcer": "E", "capture": "xB", "immobilised": "xE"}
 
 
-def _key_text(key: tuple[str, int, str | None]) -> str:
+def _key_text(key: EventKey) -> str:
     kind, sq, facing = key
     return f"{_PREFIX[kind]}{name_of(sq)}{facing or ''}"
 
-
-def _event_text(ev: Event) -> EventText:
-    kind, sq, facing = _event_key(ev)
-    return EventText(kind, SquareText(name_of(sq)), facing)

@@ -8,6 +8,7 @@ final position is the one after the last legal turn.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,10 +133,8 @@ def replay_game(
                     game.header_span,
                 )
             )
-    try:
+    with contextlib.suppress(_Stop):
         walker.walk(game)
-    except _Stop:
-        pass
     return replay
 
 

@@ -6,7 +6,7 @@ so a game's history is simply a list of positions (the referee stores one per tu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 
 from pbem.rules.geometry import CENTER, REALM_SQUARES, REALMS, SQUARES
@@ -95,8 +95,35 @@ class Position:
             if p is not None and p.side is side and (kind is None or p.kind is kind)
         ]
 
-    def with_board(self, board: Board, **changes: object) -> Position:
-        return replace(self, board=board, **changes)  # type: ignore[arg-type]
+    def with_board(
+        self,
+        board: Board,
+        *,
+        phase: Phase | None = None,
+        to_move: Side | None = None,
+        bases_created: Pair | None = None,
+        powers_placed: Pair | None = None,
+        enforcers_created: Pair | None = None,
+        captured: Pair | None = None,
+        rearranged: tuple[Pair, Pair] | None = None,
+        ply: int | None = None,
+    ) -> Position:
+        """A copy with a new board and the given fields changed. Much faster than
+        ``dataclasses.replace``, which matters: it runs after every move."""
+        return Position(
+            self.ruleset,
+            board,
+            self.phase if phase is None else phase,
+            self.to_move if to_move is None else to_move,
+            self.bases_created if bases_created is None else bases_created,
+            self.powers_placed if powers_placed is None else powers_placed,
+            self.enforcers_created if enforcers_created is None else enforcers_created,
+            self.captured if captured is None else captured,
+            self.rearranged if rearranged is None else rearranged,
+            self.ply if ply is None else ply,
+            self.result,
+            self.end,
+        )
 
 
 def bump(pair: Pair, side: Side, by: int = 1) -> Pair:

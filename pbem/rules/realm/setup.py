@@ -28,20 +28,26 @@ def expected_kind(position: Position) -> Kind:
 
 
 def own_base_realms(position: Position, side: Side) -> list[int]:
-    return [r for r in REALMS if position.controller(r) is side]
+    board = position.board
+    own = base(side)
+    return [r for r in REALMS if board[CENTER[r]] is own]
 
 
 def base_restricted(position: Position, side: Side, realm: int) -> bool:
     """True when ``realm`` shares a row or column of Realms with one of ``side``'s Bases."""
+    own = own_base_realms(position, side)
     return any(
-        REALM_ROW[r] == REALM_ROW[realm] or REALM_COLUMN[r] == REALM_COLUMN[realm]
-        for r in own_base_realms(position, side)
+        REALM_ROW[r] == REALM_ROW[realm] or REALM_COLUMN[r] == REALM_COLUMN[realm] for r in own
     )
 
 
 def legal_base_realms(position: Position, side: Side) -> list[int]:
-    vacant = [r for r in REALMS if position.board[CENTER[r]] is None]
-    free = [r for r in vacant if not base_restricted(position, side, r)]
+    board = position.board
+    own = own_base_realms(position, side)
+    rows = {REALM_ROW[r] for r in own}
+    columns = {REALM_COLUMN[r] for r in own}
+    vacant = [r for r in REALMS if board[CENTER[r]] is None]
+    free = [r for r in vacant if REALM_ROW[r] not in rows and REALM_COLUMN[r] not in columns]
     # the restriction holds "for as long as possible", then lapses
     return free or vacant
 

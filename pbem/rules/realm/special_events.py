@@ -81,15 +81,12 @@ def after_power_stop(position: Position, move: Move) -> tuple[Position, list[Eve
                 f"no Enforcer is created: {_why_no_enforcer(position, side, realm)}",
             )
         return position, []
-    options = tuple(
-        f"E{square_name(s)}{d.letter}" for s in squares for d in DIRECTIONS
-    )
     if move.create_at is None or move.create_facing is None:
         raise RuleError(
             "event.enforcer-choice",
             f"the Power's stop in the {realm_name(realm)} Realm creates a {side.title} "
             "Enforcer: the record must say where it goes and which way it points",
-            options=options,
+            options=_creation_options(squares),
         )
     if move.create_at not in squares:
         raise RuleError(
@@ -97,7 +94,7 @@ def after_power_stop(position: Position, move: Move) -> tuple[Position, list[Eve
             f"the created Enforcer cannot go on {square_name(move.create_at)}: it goes on an "
             f"empty square of the {realm_name(realm)} Realm "
             f"({', '.join(square_name(s) for s in squares)})",
-            options=options,
+            options=_creation_options(squares),
         )
     board = list(position.board)
     board[move.create_at] = enforcer(side, move.create_facing)
@@ -105,6 +102,10 @@ def after_power_stop(position: Position, move: Move) -> tuple[Position, list[Eve
         tuple(board), enforcers_created=bump(position.enforcers_created, side)
     )
     return new, [EnforcerCreated(side, move.create_at, move.create_facing)]
+
+
+def _creation_options(squares: list[int]) -> tuple[str, ...]:
+    return tuple(f"E{square_name(s)}{d.name}" for s in squares for d in DIRECTIONS)
 
 
 def _why_no_enforcer(position: Position, side: Side, realm: int) -> str:

@@ -19,7 +19,15 @@ from pbem.rules.geometry import (
     square_name,
 )
 from pbem.rules.pieces import Kind, Piece, Side, enforcer
-from pbem.rules.realm.actions import BaseCreated, Event, GameEnded, Move, Pass, Rearrangement
+from pbem.rules.realm.actions import (
+    BaseCreated,
+    EnforcerCreated,
+    Event,
+    GameEnded,
+    Move,
+    Pass,
+    Rearrangement,
+)
 from pbem.rules.realm.movement import check_path, check_piece, has_stop
 from pbem.rules.realm.position import Phase, Position
 from pbem.rules.realm.scoring import score
@@ -32,8 +40,10 @@ class TurnState:
 
     start: Position
     position: Position
-    #: squares whose piece stood there when the turn began and has not moved yet
-    unmoved: frozenset[int]
+    #: squares where a piece arrived this turn by moving, and where an Enforcer was
+    #: created: neither may move again in this turn (pieces there never leave in it)
+    arrived: frozenset[int] = frozenset()
+    created: frozenset[int] = frozenset()
     start_realms: frozenset[int] = frozenset()
     end_realms: frozenset[int] = frozenset()
     moves: int = 0
@@ -53,13 +63,7 @@ def check_playing(position: Position) -> None:
 
 def begin_turn(position: Position) -> TurnState:
     check_playing(position)
-    side = position.to_move
-    unmoved = frozenset(
-        s
-        for s, p in enumerate(position.board)
-        if p is not None and p.side is side and p.kind is not Kind.BASE
-    )
-    return TurnState(start=position, position=position, unmoved=unmoved)
+    return TurnState(start=position, position=position)
 
 
 def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
@@ -72,7 +76,7 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
         )
     side = position.to_move
     piece = check_piece(position.board, side, move.frm)
-    if move.frm not in state.unmoved:
+    if move.frm in state.arrived or move.frm in state.created:
         raise RuleError("turn.moved-once", _why_not_fresh(state, move.frm))
     d = check_path(position.board, piece, move.frm, move.to)
     start_realms = state.start_realms | {REALM_OF[move.frm]}
@@ -98,18 +102,20 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
         after, events = after_power_stop(moved, move)
     else:
         if move.create_at is not None:
-            raise RuleError("event.enforcer-create", "an Enforcer never creates pieces: only Powers do")
+            raise RuleError(
+                "event.enforcer-create", "an Enforcer never creates pieces: only Powers do"
+            )
         after, events = after_enforcer_stop(moved, move)
     if after.bases_in_supply(side) == 0 and any(isinstance(e, BaseCreated) for e in events):
         after = _end(after, "bases")
         events.append(GameEnded("bases", after.result or ""))
+    created = state.created
+    for ev in events:
+        if isinstance(ev, EnforcerCreated):
+            created = created | {ev.square}
     new_state = TurnState(
-        start=state.start,
-        position=after,
-        unmoved=state.unmoved - {move.frm},
-        start_realms=start_realms,
-        end_realms=end_realms,
-        moves=state.moves + 1,
+        state.start, after, state.arrived | {move.to}, created, start_realms, end_realms,
+        state.moves + 1,
     )
     return new_state, events
 
@@ -120,15 +126,8 @@ def _mover(piece: Piece, sq: int) -> str:
 
 def _why_not_fresh(state: TurnState, sq: int) -> str:
     name = square_name(sq)
-    was = state.start.board[sq]
-    now = state.position.board[sq]
-    if was is None or was.side is not state.position.to_move or was.kind is Kind.BASE:
-        if now is not None and now.kind is Kind.ENFORCER:
-            return (
-                f"the Enforcer on {name} came onto the board this turn and cannot move until "
-                "the next"
-            )
-        return f"the piece on {name} has already moved this turn: a piece moves at most once"
+    if sq in state.created:
+        return f"the Enforcer on {name} was created this turn and cannot move until the next"
     return f"the piece on {name} has already moved this turn: a piece moves at most once"
 
 
@@ -151,15 +150,18 @@ def _next_turn(position: Position, rearranged: int | None) -> Position:
     else:
         realm, n = streaks[side]
         streaks[side] = (rearranged, n + 1 if realm == rearranged else 1)
-    after = replace(
-        position,
+    after = position.with_board(
+        position.board,
         ply=position.ply + 1,
         rearranged=(streaks[0], streaks[1]),
         to_move=side.other if position.phase is Phase.PLAY else position.to_move,
     )
-    if after.phase is Phase.PLAY and not has_legal_turn(after, after.to_move):
-        if not has_legal_turn(after, side):
-            return _end(after, "no-legal-turn")
+    if (
+        after.phase is Phase.PLAY
+        and not has_legal_turn(after, after.to_move)
+        and not has_legal_turn(after, side)
+    ):
+        return _end(after, "no-legal-turn")
     return after
 
 
@@ -279,9 +281,8 @@ def has_legal_turn(position: Position, side: Side) -> bool:
     """Does ``side`` have any legal turn here? Cheap: stops at the first one found."""
     board = position.board
     for s, p in enumerate(board):
-        if p is not None and p.side is side and p.kind is not Kind.BASE and p.mobile:
-            if has_stop(board, p, s):
-                return True
+        if p is not None and p.side is side and p.mobile and has_stop(board, p, s):
+            return True
     return any(rearrangeable(position, side, r) for r in REALMS)
 
 
