@@ -188,10 +188,11 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         if args.json:
             out.write(json.dumps(position_to_json(final) if final else None) + "\n")
             continue
+        title = None
         if len(sources) > 1 or args.game:
-            out.write(f"== {report.path}#{report.index + 1}: {report.title()}\n")
+            title = f"{report.path}#{report.index + 1}: {report.title()}"
         if final is not None:
-            out.write(render_text(final, flip=args.flip) + "\n")
+            out.write(render_text(final, flip=args.flip, title=title) + "\n")
     return status
 
 

@@ -21,6 +21,7 @@ def test_wheel_ships_grammar_and_runs_outside_checkout(tmp_path: Path) -> None:
     wheel = next(out.glob("pbem-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "pbem/grammar/realm.lark" in names
+    assert "pbem/templates/replay.txt.j2" in names
     assert "pbem/rules/realm/turns.py" in names
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
@@ -37,6 +38,15 @@ def test_wheel_ships_grammar_and_runs_outside_checkout(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     assert "valid, 1-0" in run.stdout
+    replay = subprocess.run(
+        [sys.executable, "-m", "pbem", "replay", "g.realm"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert replay.returncode == 0, replay.stderr
+    assert "White 8 Realms, Black 7" in replay.stdout
     imported = subprocess.run(
         [sys.executable, "-c", "import pbem.resources as r; print(r.grammar_path())"],
         cwd=tmp_path,

@@ -80,9 +80,16 @@ def render_status(position: Position) -> str:
     return "\n".join(out)
 
 
-def render_text(position: Position, *, flip: bool = False, legend: bool = True) -> str:
-    parts = [render_board(position, flip=flip)]
-    if legend:
-        parts.append(LEGEND)
-    parts.append(render_status(position))
-    return "\n".join(parts)
+def render_text(
+    position: Position, *, flip: bool = False, legend: bool = True, title: str | None = None
+) -> str:
+    """Board, legend and status through ``templates/replay.txt.j2``."""
+    from pbem.render.templates import render_template
+
+    return render_template(
+        "replay.txt.j2",
+        title=title,
+        board=render_board(position, flip=flip),
+        legend=LEGEND if legend else "",
+        status=render_status(position),
+    ).rstrip("\n")
