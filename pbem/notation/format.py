@@ -96,12 +96,15 @@ def format_movetext(game: GameText) -> str:
             prefix = ""
             if _is_setup(item):
                 current.append(text)
+                last = item.black or item.white
+                if last is not None and last.notes:
+                    flush()  # "Bh2 {note}, 2.Be8" would not read back: end the line here
             else:
                 flush()
                 lines.append(text)
         elif isinstance(item, LabelText | ListMarkerText):
             flush()
-            prefix = item.text + " "
+            prefix += item.text + " "
         else:
             assert isinstance(item, ResultText)
             flush()

@@ -90,8 +90,16 @@ def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> Notatio
             )
         elif word.startswith("{"):
             msg = "this comment is never closed: a '{' needs its '}'"
-        elif word.startswith("(") and ")" not in text[exc.pos_in_stream :]:
-            msg = "this '(' is never closed"
+        else:
+            opening = _unclosed_paren(text, exc.pos_in_stream)
+            if opening is not None:
+                line = text.count("\n", 0, opening) + 1
+                col = opening - (text.rfind("\n", 0, opening) + 1) + 1
+                return NotationError(
+                    "this '(' is never closed: a note or an event list needs its ')'",
+                    span=Span(line + line_offset, col),
+                    code="notation.syntax",
+                )
         return NotationError(
             msg, span=Span(exc.line + line_offset, exc.column), code="notation.syntax"
         )
@@ -111,11 +119,30 @@ def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> Notatio
             span=Span(line + line_offset, col),
             code="notation.end",
         )
+    if str(tok) == "(" and tok.start_pos is not None:
+        opening = _unclosed_paren(text, tok.start_pos)
+        if opening is not None:
+            return NotationError(
+                "this '(' is never closed: a note or an event list needs its ')'",
+                span=Span(tok.line + line_offset, tok.column),  # type: ignore[operator]
+                code="notation.syntax",
+            )
     return NotationError(
         f"unexpected {_shown(str(tok))}: expected {expected_words(exc.expected)}",
         span=Span(tok.line + line_offset, tok.column),  # type: ignore[operator]
         code="notation.syntax",
     )
+
+
+def _unclosed_paren(text: str, pos: int) -> int | None:
+    """The offset of a '(' before ``pos`` on the same line that no ')' closes, if any."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    line = text[start : len(text) if end < 0 else end]
+    opening = line.rfind("(", 0, pos - start + 1)
+    if opening >= 0 and ")" not in line[opening:]:
+        return start + opening
+    return None
 
 
 def _end_of(text: str) -> tuple[int, int]:

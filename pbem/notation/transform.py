@@ -113,7 +113,8 @@ class ToSyntax(Transformer):
 
     def black_entry(self, c: list[Any]) -> EntryText:
         num = c[0]
-        return EntryText(int(num.split(".")[0]), None, c[1], False, self._span(num))
+        digits = str(num).rstrip(".… \t").rstrip(".")
+        return EntryText(int(digits.split(".")[0]), None, c[1], False, self._span(num))
 
     def result(self, c: list[Any]) -> ResultText:
         tok = c[0]
@@ -122,7 +123,7 @@ class ToSyntax(Transformer):
 
     # -- games -----------------------------------------------------------------
     def movetext(self, c: list[Any]) -> GameText:
-        notes = tuple(x for x in c if isinstance(x, str))
+        notes = tuple(x for x in c if isinstance(x, str) and not isinstance(x, Token))
         items: list[Any] = []
         for x in c:
             if isinstance(x, Token):
@@ -131,7 +132,7 @@ class ToSyntax(Transformer):
                 elif x.type == "LIST_MARKER":
                     items.append(ListMarkerText(str(x).strip(), self._span(x)))
             elif not isinstance(x, str):
-                items.append(x)
+                items.append(x)  # entries and results (notes are plain str)
         span = items[0].span if items else Span(1 + self.line_offset, 1)
         return GameText({}, notes, tuple(items), span)
 

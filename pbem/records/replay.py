@@ -124,16 +124,16 @@ def replay_game(
         return replay
     walker = _Walker(replay, strict)
     replay.final = initial_position(replay.ruleset)
-    for key in game.headers:
-        if key not in KNOWN_HEADERS:
-            walker.warn(
-                Diagnostic(
-                    "record.header",
-                    f"unknown front matter key {key!r} (known: {', '.join(KNOWN_HEADERS)})",
-                    game.header_span,
-                )
-            )
     with contextlib.suppress(_Stop):
+        for key in game.headers:
+            if key not in KNOWN_HEADERS:
+                walker.warn(
+                    Diagnostic(
+                        "record.header",
+                        f"unknown front matter key {key!r} (known: {', '.join(KNOWN_HEADERS)})",
+                        game.header_span,
+                    )
+                )
         walker.walk(game)
     return replay
 
@@ -331,7 +331,15 @@ class _Walker:
             if token.text == "wins":
                 if not self.replay.turns:
                     self.fail("'wins' needs a turn before it", "record.result", span)
-                claimed = "1-0" if self.replay.turns[-1].side is Side.WHITE else "0-1"
+                wins = "1-0" if self.replay.turns[-1].side is Side.WHITE else "0-1"
+                if claimed is not None and claimed != wins:
+                    self.fail(
+                        f"'wins' after {self.replay.turns[-1].side.title}'s turn means {wins}, "
+                        f"but the front matter says {claimed!r}",
+                        "record.result",
+                        span,
+                    )
+                claimed = wins
             elif token.text != "*":
                 if claimed is not None and claimed != token.text:
                     self.fail(
