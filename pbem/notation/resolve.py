@@ -31,7 +31,7 @@ from pbem.notation.syntax import (
     SquareText,
 )
 from pbem.notation.write import action_text
-from pbem.rules.geometry import IS_CENTER, REALM_OF, Direction, parse_square
+from pbem.rules.geometry import IS_CENTER, REALM_OF, Direction, is_square_name, parse_square
 from pbem.rules.geometry import square_name as name_of
 from pbem.rules.pieces import Kind, Piece, enforcer, power
 from pbem.rules.realm.actions import (
@@ -71,17 +71,26 @@ class Resolved:
 
 
 def square_readings(sq: SquareText) -> list[tuple[str, bool]]:
-    """Possible lower-case names of a written square, the likeliest first; bool = repaired."""
+    """Possible names of a written square, the likeliest first; bool = repaired.
+
+    Files: ``i``/``l`` may stand for each other, ``I``/``L``/``1`` for either, other
+    capitals for their small letter. Ranks: ``l`` and ``I`` stand for ``1``.
+    """
     text = sq.text
     c, rank = text[0], text[1:]
+    fixed_rank = rank.replace("l", "1").replace("I", "1")
+    repaired_rank = fixed_rank != rank
     if c in _OTHER:
-        return [(text, False), (_OTHER[c] + rank, True)]
-    lower = c.lower()
-    if lower in _OTHER:
-        return [(lower + rank, True), (_OTHER[lower] + rank, True)]
-    if c != lower:
-        return [(lower + rank, True)]
-    return [(text, False)]
+        files = [(c, repaired_rank), (_OTHER[c], True)]
+    elif c == "1" or c.lower() in _OTHER:
+        first = "l" if c in "1L" else "i"
+        files = [(first, True), (_OTHER[first], True)]
+    elif c != c.lower():
+        files = [(c.lower(), True)]
+    else:
+        files = [(c, repaired_rank)]
+    readings = [(f + rank, r) for f, r in files if is_square_name(f + (rank := fixed_rank))]
+    return readings or [(text, False)]  # no square at all: _sq says so
 
 
 def _squares_of(text: ActionText) -> list[SquareText]:
@@ -180,6 +189,11 @@ def _with_repair_warning(
 
 
 def _sq(name: str) -> int:
+    if not is_square_name(name):
+        raise NotationError(
+            f"{name!r} is not a square: files run from a to l and ranks from 1 to 12",
+            code="notation.square",
+        )
     return parse_square(name)
 
 
