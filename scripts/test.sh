@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-env.sh test
 .venv/bin/ruff check pbem tests bench
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest -q "$@"
