@@ -89,7 +89,7 @@ def random_game(rng: random.Random, max_turns: int = 160) -> tuple[Turns, Positi
         actions = []
         for frm in plan:
             piece = state.position.board[frm]
-            if piece is None or not piece.mobile or frm not in state.unmoved or state.over:
+            if piece is None or not piece.mobile or frm in state.arrived or state.over:
                 continue
             options = stops(state.position.board, piece, frm)
             if not options:
