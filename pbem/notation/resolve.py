@@ -189,12 +189,13 @@ def _with_repair_warning(
 
 
 def _sq(name: str) -> int:
-    if not is_square_name(name):
+    try:
+        return parse_square(name)
+    except KeyError:
         raise NotationError(
             f"{name!r} is not a square: files run from a to l and ranks from 1 to 12",
             code="notation.square",
-        )
-    return parse_square(name)
+        ) from None
 
 
 # -- placements, rearrangements, passes ----------------------------------------------

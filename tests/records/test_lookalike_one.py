@@ -44,3 +44,14 @@ def test_a_one_with_no_legal_reading_is_an_error_naming_the_rule():
     result = replay(SAMPLE.replace("Pc9c10(Bb11)", "P110i5(Bb11)"))
     assert not result.valid
     assert result.error is not None and result.error.turn == "9b"
+
+
+def test_a_base_placement_after_a_power_placement_is_not_read_as_a_square():
+    from pbem.notation.parse import parse_game
+    from pbem.notation.syntax import PlacementText
+
+    game = parse_game("4.Pa1 Bl1")
+    (entry,) = game.entries
+    assert entry.black is not None
+    assert isinstance(entry.black.actions[0], PlacementText)
+    assert entry.black.actions[0].square.text == "l1"

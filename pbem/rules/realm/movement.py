@@ -13,7 +13,6 @@ from pbem.rules.geometry import (
     REALM_OF,
     Direction,
     direction_between,
-    path_between,
     realm_name,
     square_name,
 )
@@ -55,48 +54,47 @@ def allowed_directions(piece: Piece) -> tuple[Direction, ...]:
 
 def check_path(board: Board, piece: Piece, frm: int, to: int) -> Direction:
     """The direction of a legal move ``frm`` -> ``to``; RuleError otherwise."""
-    what = describe_at(piece, frm)
     tname = square_name(to)
     d = direction_between(frm, to)
     if d is None:
         raise RuleError(
             "move.straight-line",
-            f"{what} cannot move to {tname}: pieces move in a straight line North, East, "
-            "South or West",
+            f"{describe_at(piece, frm)} cannot move to {tname}: pieces move in a straight "
+            "line North, East, South or West",
         )
     if piece.kind is Kind.ENFORCER and piece.facing is not None and d == piece.facing.opposite:
         raise RuleError(
             "move.enforcer-backwards",
-            f"{what} points {direction_word(piece.facing)} and cannot move "
+            f"{describe_at(piece, frm)} points {direction_word(piece.facing)} and cannot move "
             f"{direction_word(d)}: an Enforcer never moves opposite to its point",
         )
-    path = path_between(frm, to)
-    assert path is not None
+    ray = RAYS[frm][d]
+    path = ray[: ray.index(to) + 1]
     for sq in path[:-1]:
         blocker = board[sq]
         if blocker is not None:
             raise RuleError(
                 "move.blocked",
-                f"{what} cannot pass {square_name(sq)}: the {blocker.side.title} "
-                f"{piece_words(blocker)} there blocks the way",
+                f"{describe_at(piece, frm)} cannot pass {square_name(sq)}: the "
+                f"{blocker.side.title} {piece_words(blocker)} there blocks the way",
             )
     occupant = board[to]
     if occupant is not None:
         raise RuleError(
             "move.occupied",
-            f"{what} cannot stop on {tname}: the {occupant.side.title} "
+            f"{describe_at(piece, frm)} cannot stop on {tname}: the {occupant.side.title} "
             f"{piece_words(occupant)} is there",
         )
     if IS_CENTER[to]:
         raise RuleError(
             "move.center",
-            f"{what} cannot stop on {tname}: no piece may stop on a Center",
+            f"{describe_at(piece, frm)} cannot stop on {tname}: no piece may stop on a Center",
         )
     if REALM_OF[to] == REALM_OF[frm]:
         raise RuleError(
             "move.same-realm",
-            f"{what} cannot stop on {tname}: a piece must stop in a different Realm from the "
-            f"one it started in (the {realm_name(REALM_OF[frm])} Realm)",
+            f"{describe_at(piece, frm)} cannot stop on {tname}: a piece must stop in a "
+            f"different Realm from the one it started in (the {realm_name(REALM_OF[frm])} Realm)",
         )
     return d
 
