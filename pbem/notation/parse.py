@@ -19,17 +19,16 @@ from lark.exceptions import (
 from pbem.errors import NotationError, PbemError, Span
 from pbem.notation.grammar import parser, transformer
 from pbem.notation.syntax import GameText
+from pbem.notation.transform import SQUARE_PATTERN
 
 _WORDS = {
-    "SQUARE": "a square (a1 to l12)",
     "MOVENUM": "a move number like '7.'",
     "BLACKNUM": "a move number like '7...'",
-    "POWER": "'P'",
-    "ENFORCER": "'E'",
-    "BASE": "'B'",
-    "REARRANGE": "'R'",
-    "CAPTURE": "'x'",
-    "FACING": "a direction (N, E, S or W; U for an immobilised Enforcer)",
+    "MOVE": "a move like 'Pc10g10'",
+    "PIECE_AT": "a piece and its square like 'Bh11'",
+    "ENFORCER_AT": "an Enforcer, its square and its facing like 'Eg12S'",
+    "TAKEN_AT": "a capture or an immobilisation like 'xBb5' or 'xEa7'",
+    "REALM": "a Rearrangement like 'Rh5(...)'",
     "PASS": "'pass'",
     "SLASH": "'/'",
     "COMMA": "','",
@@ -49,7 +48,50 @@ _WORDS = {
 _ORDER = list(_WORDS)
 # listed only when nothing else could stand there
 _QUIET = {"COMMENT", "PAREN_NOTE", "LABEL", "LIST_MARKER", "FRONT_MATTER", "BLACKNUM", "WINS"}
-_NOT_A_SQUARE = re.compile(r"[A-Za-z]\d+")
+_SQUARE_LIKE = re.compile(r"[A-Za-z]\d+")
+_SQUARE = re.compile(SQUARE_PATTERN)
+
+
+_SQUARE_WORDS = "a square (a1 to l12)"
+_FACING_WORDS = "a direction (N, E, S or W; U for an immobilised Enforcer)"
+
+
+def _explain(word: str, allowed: set[str]) -> tuple[int, str] | None:
+    """Where inside a half-written action the reading stopped, and what was expected there.
+
+    An action is one token, so the lexer only knows that the whole word failed;
+    this walks the word with the grammar's own square pattern to point at the
+    very character.
+    """
+    if not word:
+        return None
+    if word[0] == "x" and "TAKEN_AT" in allowed:
+        if len(word) < 2 or word[1] not in "BE":
+            return 1, "'E' or 'B' after 'x' (xB a captured Base, xE an immobilised Enforcer)"
+        if _SQUARE.match(word, 2) or _bad_square(word[2:]):
+            return None
+        return 2, _SQUARE_WORDS
+    if word[0] not in "PEBR":
+        return None
+    square = _SQUARE.match(word, 1)
+    if square is None:
+        return None if _bad_square(word) else (1, _SQUARE_WORDS)
+    end = square.end()
+    if word[0] == "E" and "ENFORCER_AT" in allowed and "MOVE" not in allowed:
+        return end, _FACING_WORDS
+    if word[0] in "PE" and "MOVE" in allowed and not _SQUARE.match(word, end):
+        if _bad_square(word[end:]):
+            return None
+        return end, f"{_SQUARE_WORDS}: a move names the square it goes to"
+    return None
+
+
+def _bad_square(word: str) -> re.Match[str] | None:
+    """The first letter-and-digits run in ``word`` that is no square (``a13``, ``z5``)."""
+    for m in _SQUARE_LIKE.finditer(word):
+        if not _SQUARE.fullmatch(m.group()):
+            return m
+    return None
 
 
 def expected_words(expected: set[str] | frozenset[str]) -> str:
@@ -82,13 +124,29 @@ def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> Notatio
         word = text[exc.pos_in_stream : end] or found
         allowed = exc.allowed or set()
         msg = f"cannot read {word!r} here: expected {expected_words(allowed)}"
-        square = _NOT_A_SQUARE.match(word)
-        if "SQUARE" in allowed and square:
-            msg = (
-                f"{square.group()!r} is not a square: files run from a to l and ranks from "
-                "1 to 12"
+        explained = _explain(word, allowed)
+        if explained is not None:
+            offset, what = explained
+            col = exc.column + offset
+            if not text[exc.pos_in_stream + offset :].strip():
+                return NotationError(
+                    f"the text ends too soon: expected {what}",
+                    span=Span(exc.line + line_offset, col),
+                    code="notation.end",
+                )
+            return NotationError(
+                f"expected {what}, not {word[offset:offset + 6]!r}",
+                span=Span(exc.line + line_offset, col),
+                code="notation.syntax",
             )
-        elif word.startswith("{"):
+        bad = _bad_square(word)
+        if bad is not None:
+            return NotationError(
+                f"{bad.group()!r} is not a square: files run from a to l and ranks from 1 to 12",
+                span=Span(exc.line + line_offset, exc.column + bad.start()),
+                code="notation.syntax",
+            )
+        if word.startswith("{"):
             msg = "this comment is never closed: a '{' needs its '}'"
         else:
             opening = _unclosed_paren(text, exc.pos_in_stream)

@@ -6,12 +6,13 @@ reports lines of the file, not of the piece.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
 from lark import Token, Transformer
 
-from pbem.errors import RecordError, Span
+from pbem.errors import NotationError, RecordError, Span
 from pbem.notation.syntax import (
     EntryText,
     EventText,
@@ -28,6 +29,12 @@ from pbem.notation.syntax import (
     TurnText,
 )
 
+# the square of grammar/realm.lark's SQUARE terminal
+SQUARE_PATTERN = r"(?:[a-lA-L1](?:1[0-2]|[1-9])|[a-lACDF-L1][lI][0-2]?)(?![0-9])"
+_SQ = SQUARE_PATTERN
+_MOVE = re.compile(rf"([PE])({_SQ})({_SQ})")
+_AT = re.compile(rf"([BPER]|x[BE])({_SQ})([NESWU]?)")
+
 try:  # the C loader is several times faster where libyaml is present
     _YamlLoader: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
@@ -42,39 +49,76 @@ class ToSyntax(Transformer):
     def _span(self, tok: Token) -> Span:
         return Span(tok.line + self.line_offset, tok.column)  # type: ignore[operator]
 
-    def _sq(self, tok: Token) -> SquareText:
-        return SquareText(str(tok), self._span(tok))
-
     # -- actions ---------------------------------------------------------------
+    # An action or event is one token; the squares inside are found with the same
+    # pattern the grammar uses, so their columns are exact.
+    def _split(self, tok: Token, pattern: re.Pattern[str]) -> re.Match[str]:
+        m = pattern.fullmatch(tok)
+        assert m is not None, tok  # the lexer matched the same pattern
+        return m
+
+    def _sq_in(self, tok: Token, m: re.Match[str], group: int) -> SquareText:
+        return SquareText(
+            m.group(group), Span(tok.line + self.line_offset, tok.column + m.start(group))  # type: ignore[operator]
+        )
+
     def placement(self, c: list[Token]) -> PlacementText:
-        return PlacementText(str(c[0]), self._sq(c[1]), self._span(c[0]))
+        tok = c[0]
+        m = self._split(tok, _AT)
+        return PlacementText(m.group(1), self._sq_in(tok, m, 2), self._span(tok))
 
     def move(self, c: list[Any]) -> MoveText:
-        events = c[3] if len(c) > 3 else None
-        return MoveText(str(c[0]), self._sq(c[1]), self._sq(c[2]), events, self._span(c[0]))
+        tok = c[0]
+        m = self._split(tok, _MOVE)
+        events = c[1] if len(c) > 1 else None
+        frm, to = self._sq_in(tok, m, 2), self._sq_in(tok, m, 3)
+        return MoveText(m.group(1), frm, to, events, self._span(tok))
 
     def events(self, c: list[Any]) -> tuple[EventText, ...]:
         return tuple(e for e in c if isinstance(e, EventText))
 
     def base_created(self, c: list[Token]) -> EventText:
-        return EventText("base", self._sq(c[1]), None, self._span(c[0]))
+        tok = c[0]
+        m = self._split(tok, _AT)
+        if m.group(1) != "B":
+            raise NotationError(
+                f"({tok}) is not a special event: a Power is never created; a created Base "
+                "is written like (Bh11), a created Enforcer like (Eg12S)",
+                span=self._span(tok),
+                code="notation.event",
+            )
+        return EventText("base", self._sq_in(tok, m, 2), None, self._span(tok))
 
     def enforcer_created(self, c: list[Token]) -> EventText:
-        return EventText("enforcer", self._sq(c[1]), str(c[2]), self._span(c[0]))
+        tok = c[0]
+        m = self._split(tok, _AT)
+        return EventText("enforcer", self._sq_in(tok, m, 2), m.group(3), self._span(tok))
 
-    def base_captured(self, c: list[Token]) -> EventText:
-        return EventText("capture", self._sq(c[2]), None, self._span(c[0]))
-
-    def immobilised(self, c: list[Token]) -> EventText:
-        return EventText("immobilised", self._sq(c[2]), None, self._span(c[0]))
+    def taken(self, c: list[Token]) -> EventText:
+        tok = c[0]
+        m = self._split(tok, _AT)
+        kind = "capture" if m.group(1) == "xB" else "immobilised"
+        return EventText(kind, self._sq_in(tok, m, 2), None, self._span(tok))
 
     def rearrangement(self, c: list[Any]) -> RearrangementText:
+        tok = c[0]
+        m = self._split(tok, _AT)
         items = tuple(i for i in c if isinstance(i, ItemText))
-        return RearrangementText(self._sq(c[1]), items, self._span(c[0]))
+        return RearrangementText(self._sq_in(tok, m, 2), items, self._span(tok))
 
     def item(self, c: list[Token]) -> ItemText:
-        facing = str(c[2]) if len(c) > 2 else None
-        return ItemText(str(c[0]), self._sq(c[1]), facing, self._span(c[0]))
+        tok = c[0]
+        m = self._split(tok, _AT)
+        piece = m.group(1)
+        if piece == "B":
+            raise NotationError(
+                f"{tok} cannot be rearranged: a Rearrangement puts back Powers and "
+                "Enforcers; Bases stay where they are",
+                span=self._span(tok),
+                code="notation.rearrangement",
+            )
+        facing = m.group(3) or None
+        return ItemText(piece, self._sq_in(tok, m, 2), facing, self._span(tok))
 
     def moves(self, c: list[Any]) -> list[Any]:
         return c

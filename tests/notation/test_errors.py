@@ -62,7 +62,14 @@ CASES = [
     ("1.Pa1a2/Pb1b2\nPc1c2/Pd1d2", "notation.syntax", 2, 1, "a move number like '7.'"),
     ("1 .Pa1", "notation.syntax", 1, 1, "a move number like '7.'"),
     # the text ends early
-    ("1.", "notation.end", 1, 3, "the text ends too soon: expected 'P', 'E', 'B', 'R' or 'pass'"),
+    (
+        "1.",
+        "notation.end",
+        1,
+        3,
+        "the text ends too soon: expected a move like 'Pc10g10', a piece and its square like "
+        "'Bh11', a Rearrangement like 'Rh5(...)' or 'pass'",
+    ),
     ("1.Bh11 Bh2,\n2.\n\n", "notation.end", 2, 3, "ends too soon"),
     ("1.Eh11", "notation.end", 1, 7, "ends too soon: expected a square (a1 to l12)"),
     ("1.Pa1a2(x", "notation.end", 1, 10, "expected 'E' or 'B'"),
@@ -72,7 +79,7 @@ CASES = [
     ("1.Pa1a2(Eb3)", "notation.syntax", 1, 12, "expected a direction"),
     ("1.Pa1a2(Bb2,)", "notation.syntax", 1, 13, "unexpected ')'"),
     ("1.Pa1a2(xPb3)", "notation.syntax", 1, 10, "expected 'E' or 'B'"),
-    ("1.Rh5()", "notation.syntax", 1, 7, "expected 'P' or 'E'"),
+    ("1.Rh5()", "notation.syntax", 1, 7, "expected a piece and its square like 'Bh11' or an"),
     ("1.pa1a2", "notation.syntax", 1, 3, "cannot read 'pa1a2'"),
     # unknown characters
     ("1.Bh11 Bh2 %", "notation.syntax", 1, 12, "cannot read '%' here"),
@@ -125,7 +132,7 @@ def test_error_span_on_the_third_line():
     )
     exc = refuse(text)
     assert exc.span == Span(3, 48)
-    assert "cannot read 'Z)'" in exc.message
+    assert "expected a direction" in exc.message and "not 'Z)'" in exc.message
     assert text.split("\n")[2][47] == "Z"
 
 
