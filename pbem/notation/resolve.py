@@ -252,10 +252,11 @@ EventKey = tuple[str, int, "str | None"]
 
 def _attempt_move(state: TurnState, t: MoveText, names: list[str]) -> tuple[TurnState, Resolved]:
     frm, to = _sq(names[0]), _sq(names[1])
-    label = f"{t.piece}{names[0]}{names[1]}"
-    written: list[EventKey] = [
-        (e.kind, _sq(n), e.facing) for e, n in zip(t.events or (), names[2:], strict=True)
-    ]
+    written: list[EventKey] = (
+        [(e.kind, _sq(n), e.facing) for e, n in zip(t.events, names[2:], strict=True)]
+        if t.events
+        else []
+    )
     create_at = create_facing = immobilise = None
     for kind, sq, facing in written:
         if kind == "enforcer" and create_at is None:
@@ -286,8 +287,11 @@ def _attempt_move(state: TurnState, t: MoveText, names: list[str]) -> tuple[Turn
                 options=exc.options,
             ) from None
         raise
-    produced = [_event_key(ev) for ev in events if not isinstance(ev, GameEnded)]
-    warnings = () if written == produced else _compare_events(t, label, written, produced)
+    produced = [_event_key(ev) for ev in events if not isinstance(ev, GameEnded)] if events else []
+    if written == produced:
+        return new_state, Resolved(move, tuple(events), board)
+    label = f"{t.piece}{names[0]}{names[1]}"
+    warnings = _compare_events(t, label, written, produced)
     return new_state, Resolved(move, tuple(events), board, tuple(warnings))
 
 

@@ -263,9 +263,9 @@ class _Walker:
         resolved: list[Resolved] = []
         current: ActionText | None = None
         try:
-            kinds = {type(a) for a in turn.actions}
-            if len(turn.actions) > 1 and kinds & {PlacementText, RearrangementText, PassText}:
-                current = turn.actions[1]
+            actions = turn.actions
+            if len(actions) > 1 and not all(isinstance(a, MoveText) for a in actions):
+                current = actions[1]
                 raise RuleError(
                     "turn.single",
                     "a set-up placement, a Rearrangement or a pass is the whole turn: "
@@ -307,8 +307,9 @@ class _Walker:
                 getattr(exc, "options", ()),
             )
         for r in resolved:
-            for w in r.warnings:
-                self.warn(Diagnostic(w.code, w.message, w.span, label))
+            if r.warnings:
+                for w in r.warnings:
+                    self.warn(Diagnostic(w.code, w.message, w.span, label))
         self.replay.turns.append(PlayedTurn(label, side, turn, tuple(resolved), before, after))
         self.replay.final = after
 
