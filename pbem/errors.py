@@ -90,6 +90,3 @@ class Diagnostic:
     span: Span | None = None
     turn: str | None = None
     notes: tuple[str, ...] = field(default=())
-
-    def as_error(self) -> NotationError:
-        return NotationError(self.message, span=self.span, code=self.code)

@@ -39,11 +39,6 @@ class GameReport:
     def final(self) -> Position | None:
         return self.replay.final
 
-    @property
-    def failing_position(self) -> Position | None:
-        """The position the failing turn was played from (the last legal one)."""
-        return self.replay.final
-
     def title(self) -> str:
         h = self.replay.headers
         name = h.get("game")

@@ -57,9 +57,6 @@ class Position:
         return self.ruleset.enforcers - self.enforcers_created[side]
 
     # -- questions about the board --------------------------------------------
-    def piece_at(self, sq: int) -> Piece | None:
-        return self.board[sq]
-
     def realm_pieces(self, realm: int) -> list[tuple[int, Piece]]:
         board = self.board
         return [(s, board[s]) for s in REALM_SQUARES[realm] if board[s] is not None]  # type: ignore[misc]
@@ -87,13 +84,6 @@ class Position:
             for p in self.board
             if p is not None and p.side is side and p.kind is Kind.ENFORCER and p.facing is not None
         )
-
-    def squares_of(self, side: Side, kind: Kind | None = None) -> list[int]:
-        return [
-            s
-            for s, p in enumerate(self.board)
-            if p is not None and p.side is side and (kind is None or p.kind is kind)
-        ]
 
     def with_board(
         self,

@@ -33,14 +33,6 @@ def own_base_realms(position: Position, side: Side) -> list[int]:
     return [r for r in REALMS if board[CENTER[r]] is own]
 
 
-def base_restricted(position: Position, side: Side, realm: int) -> bool:
-    """True when ``realm`` shares a row or column of Realms with one of ``side``'s Bases."""
-    own = own_base_realms(position, side)
-    return any(
-        REALM_ROW[r] == REALM_ROW[realm] or REALM_COLUMN[r] == REALM_COLUMN[realm] for r in own
-    )
-
-
 def legal_base_realms(position: Position, side: Side) -> list[int]:
     board = position.board
     own = own_base_realms(position, side)
