@@ -1,0 +1,143 @@
+"""A static HTML archive of games: an index and a page per game with a viewer.
+
+Pelican's way: gather every game first, then write, never the same file twice.
+The site is self-contained (no network, works from ``file://``): the viewer's
+script and style are files of the site, each game's frames are inline JSON, and
+everything a player typed goes through jinja2's autoescaping.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.errors import PbemError
+from pbem.records.reader import GameSource, find_records, read_file
+from pbem.records.validate import GameReport, validate_source
+from pbem.render.frames import Frame, frames_of
+from pbem.render.templates import environment, render_template
+from pbem.resources import templates_dir
+from pbem.rules.realm.ruleset import Ruleset
+
+ASSETS = ("viewer.js", "index.js", "style.css")
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedGame:
+    slug: str
+    report: GameReport
+    frames: list[Frame]
+
+    @property
+    def headers(self) -> dict[str, object]:
+        return self.report.replay.headers
+
+    def field(self, key: str) -> str:
+        value = self.headers.get(key)
+        return "" if value is None else str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveSummary:
+    games: int
+    valid: int
+    invalid: int
+    unreadable: list[str]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "game"
+
+
+def gather(
+    paths: Iterable[Path], ruleset: Ruleset | None = None
+) -> tuple[list[ArchivedGame], list[str]]:
+    """Every game of every record, validated; unreadable files are listed, not fatal."""
+    games: list[ArchivedGame] = []
+    unreadable: list[str] = []
+    used: set[str] = set()
+    for path in find_records(list(paths)):
+        try:
+            sources: list[GameSource] = list(read_file(path))
+        except PbemError as exc:
+            unreadable.append(f"{path}: {exc}")
+            continue
+        for source in sources:
+            report = validate_source(source, default_ruleset=ruleset)
+            base = _slug(path.stem) + (f"-{source.index + 1}" if len(sources) > 1 else "")
+            slug, n = base, 2
+            while slug in used:  # two files of the same name in different folders
+                slug, n = f"{base}-{n}", n + 1
+            used.add(slug)
+            games.append(ArchivedGame(slug, report, frames_of(report.replay)))
+    return games, unreadable
+
+
+def _frames_json(frames: list[Frame]) -> str:
+    # inline in a <script> element: "</" must not close it
+    return json.dumps([f.as_json() for f in frames], separators=(",", ":")).replace("</", "<\\/")
+
+
+def _thumbnail(game: ArchivedGame) -> str | None:
+    final = game.report.final
+    if final is None:
+        return None
+    try:
+        from pbem.render.board_svg import render_svg
+    except ImportError:  # pragma: no cover - the SVG board module ships with the package
+        return None
+    return render_svg(final, size=160)
+
+
+def build_archive(
+    paths: Iterable[Path], out: Path, *, title: str = "Realm games", ruleset: Ruleset | None = None
+) -> ArchiveSummary:
+    games, unreadable = gather(paths, ruleset)
+    out.mkdir(parents=True, exist_ok=True)
+    for sub in ("games", "thumbs", "assets"):
+        (out / sub).mkdir(exist_ok=True)
+    for asset in ASSETS:
+        shutil.copyfile(templates_dir() / "archive" / asset, out / "assets" / asset)
+    thumbs: set[str] = set()
+    for game in games:
+        thumb = _thumbnail(game)
+        if thumb is not None:
+            (out / "thumbs" / f"{game.slug}.svg").write_text(thumb, encoding="utf-8")
+            thumbs.add(game.slug)
+        (out / "games" / f"{game.slug}.realm").write_text(game.report.source.text, encoding="utf-8")
+        error = game.report.error
+        page = render_template(
+            "archive/game.html.j2",
+            site_title=title,
+            game=game,
+            error=error,
+            frames_json=_frames_json(game.frames),
+            turns=_turn_groups(game.frames),
+        )
+        (out / "games" / f"{game.slug}.html").write_text(page, encoding="utf-8")
+    index = render_template(
+        "archive/index.html.j2", site_title=title, games=games, thumbs=thumbs,
+        unreadable=unreadable,
+    )
+    (out / "index.html").write_text(index, encoding="utf-8")
+    valid = sum(1 for g in games if g.report.valid)
+    return ArchiveSummary(len(games), valid, len(games) - valid, unreadable)
+
+
+def _turn_groups(frames: list[Frame]) -> list[tuple[str, list[tuple[int, Frame]]]]:
+    """Frames grouped by turn, with their index, for the clickable move list."""
+    groups: list[tuple[str, list[tuple[int, Frame]]]] = []
+    for i, f in enumerate(frames):
+        if f.turn == "start":
+            continue
+        if not groups or groups[-1][0] != f.turn:
+            groups.append((f.turn, []))
+        groups[-1][1].append((i, f))
+    return groups
+
+
+__all__ = ["ArchiveSummary", "build_archive", "environment", "gather"]

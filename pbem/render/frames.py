@@ -1,0 +1,125 @@
+"""A game as a list of frames, one per action: what the archive's viewer steps through.
+
+A frame holds the board as 144 characters (a1 first), so a whole game stays a
+few kilobytes in its page. White's pieces are upper case, Black's lower case:
+``B`` Base, ``P`` Power, ``N E S W`` an Enforcer pointing that way, ``U`` an
+immobilised Enforcer, ``.`` an empty square.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.notation.format import format_action
+from pbem.records.replay import PlayedTurn, Replay
+from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.realm.actions import GameEnded, Move
+from pbem.rules.realm.position import Board, Phase, Position
+from pbem.rules.realm.scoring import score
+
+_ENFORCER = "NESW"
+
+
+def piece_char(piece: Piece | None) -> str:
+    if piece is None:
+        return "."
+    if piece.kind is Kind.BASE:
+        c = "B"
+    elif piece.kind is Kind.POWER:
+        c = "P"
+    else:
+        c = "U" if piece.facing is None else _ENFORCER[piece.facing]
+    return c if piece.side is Side.WHITE else c.lower()
+
+
+def board_string(board: Board) -> str:
+    return "".join(piece_char(p) for p in board)
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The position after one action (or the start)."""
+
+    #: the turn label ("11w"), or "start"
+    turn: str
+    #: 0-based index of the action within its turn
+    step: int
+    #: the action in canonical notation, "" for the start
+    notation: str
+    caption: str
+    board: str
+    #: squares to draw an arrow between, for a move
+    frm: int | None = None
+    to: int | None = None
+    #: squares where a special event happened
+    marks: tuple[int, ...] = ()
+    status: str = ""
+
+    def as_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "t": self.turn,
+            "s": self.step,
+            "n": self.notation,
+            "c": self.caption,
+            "b": self.board,
+            "st": self.status,
+        }
+        if self.frm is not None:
+            data["f"], data["to"] = self.frm, self.to
+        if self.marks:
+            data["m"] = list(self.marks)
+        return data
+
+
+def _status(position: Position) -> str:
+    s = score(position)
+    w, b = s.realms
+    text = f"Realms: White {w}, Black {b}"
+    if position.result is not None:
+        return text + f" - game over, {position.result}"
+    verb = "place" if position.phase is Phase.SETUP else "move"
+    return text + f" - {position.to_move.title} to {verb}"
+
+
+def _caption(turn: PlayedTurn, index: int) -> str:
+    r = turn.resolved[index]
+    side = turn.side.title
+    words = [e.describe() for e in r.events if not isinstance(e, GameEnded)]
+    text = f"{turn.label}: {side} {format_action(r.canonical())}"
+    if words:
+        text += " - " + "; ".join(words)
+    ended = [e for e in r.events if isinstance(e, GameEnded)]
+    if ended:
+        text += f" - the game ends, {ended[0].result}"
+    return text
+
+
+def frames_of(replay: Replay) -> list[Frame]:
+    """Every frame of the legal part of the game, the start first."""
+    if replay.final is None:
+        return []
+    start = replay.turns[0].before if replay.turns else replay.final
+    frames = [Frame("start", 0, "", "Start", board_string(start.board), status=_status(start))]
+    for turn in replay.turns:
+        for i, r in enumerate(turn.resolved):
+            last = i + 1 == len(turn.resolved)
+            board = turn.after.board if last else turn.resolved[i + 1].board
+            action = r.action
+            frm = to = None
+            if isinstance(action, Move):
+                frm, to = action.frm, action.to
+            marks = tuple(sorted({e.square for e in r.events if hasattr(e, "square")}))
+            frames.append(
+                Frame(
+                    turn.label,
+                    i,
+                    format_action(r.canonical()),
+                    _caption(turn, i),
+                    board_string(board),
+                    frm,
+                    to,
+                    marks,
+                    _status(turn.after) if last else "",
+                )
+            )
+    return frames

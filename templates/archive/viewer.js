@@ -1,0 +1,177 @@
+// The game viewer: steps through the frames of one game, action by action.
+// Self-contained (no network); the frames are inline JSON in the page.
+(function () {
+  "use strict";
+  var SVG = "http://www.w3.org/2000/svg";
+  var CELL = 40, MARGIN = 24, SIZE = 12;
+  var frames = JSON.parse(document.getElementById("frames").textContent);
+  var board = document.getElementById("board");
+  var current = 0, flipped = false;
+
+  function el(name, attrs, parent) {
+    var e = document.createElementNS(SVG, name);
+    for (var k in attrs) { e.setAttribute(k, attrs[k]); }
+    if (parent) { parent.appendChild(e); }
+    return e;
+  }
+  function xy(sq) {
+    var f = sq % SIZE, r = Math.floor(sq / SIZE);
+    if (flipped) { f = SIZE - 1 - f; r = SIZE - 1 - r; }
+    return [MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL];
+  }
+  function isCenter(sq) {
+    return sq % SIZE % 3 === 1 && Math.floor(sq / SIZE) % 3 === 1;
+  }
+  function realmCenter(sq) {
+    var f = sq % SIZE, r = Math.floor(sq / SIZE);
+    return (Math.floor(r / 3) * 3 + 1) * SIZE + Math.floor(f / 3) * 3 + 1;
+  }
+
+  function drawPiece(g, ch, sq) {
+    var p = xy(sq), cx = p[0] + CELL / 2, cy = p[1] + CELL / 2;
+    var white = ch === ch.toUpperCase();
+    var fill = white ? "#ffffff" : "#222222", stroke = white ? "#222222" : "#f0f0f0";
+    var c = ch.toUpperCase();
+    var common = {fill: fill, stroke: stroke, "stroke-width": 2, "class": "piece " + (white ? "white" : "black")};
+    if (c === "B") {
+      common.x = cx - 12; common.y = cy - 12; common.width = 24; common.height = 24;
+      common["data-piece"] = "base";
+      el("rect", common, g);
+    } else if (c === "P") {
+      common.cx = cx; common.cy = cy; common.r = 12; common["data-piece"] = "power";
+      el("circle", common, g);
+    } else {
+      var angle = {N: 0, E: 90, S: 180, W: 270, U: 0}[flipped && c !== "U" ? {N: "S", S: "N", E: "W", W: "E"}[c] : c];
+      common.points = (cx) + "," + (cy - 14) + " " + (cx + 12) + "," + (cy + 10) + " " + (cx - 12) + "," + (cy + 10);
+      common.transform = "rotate(" + angle + " " + cx + " " + cy + ")";
+      common["data-piece"] = c === "U" ? "immobilised" : "enforcer";
+      el("polygon", common, g);
+      if (c === "U") {  // immobilised: a bar across, not colour alone
+        el("line", {x1: cx - 15, y1: cy + 2, x2: cx + 15, y2: cy + 2, stroke: "#c00000",
+                    "stroke-width": 4, "class": "immobilised-mark"}, g);
+      }
+    }
+  }
+
+  function draw() {
+    var f = frames[current];
+    while (board.firstChild) { board.removeChild(board.firstChild); }
+    var defs = el("defs", {}, board);
+    var m = el("marker", {id: "arrowhead", markerWidth: 8, markerHeight: 8, refX: 6, refY: 4,
+                          orient: "auto"}, defs);
+    el("path", {d: "M0,0 L8,4 L0,8 z", fill: "#d06000"}, m);
+    var g = el("g", {"class": "squares"}, board);
+    for (var sq = 0; sq < SIZE * SIZE; sq++) {
+      var p = xy(sq), center = f.b.charAt(realmCenter(sq)), tint = "#f4efe1";
+      if (center === "B") { tint = "#e3ecfa"; } else if (center === "b") { tint = "#f6dede"; }
+      el("rect", {x: p[0], y: p[1], width: CELL, height: CELL, fill: tint, stroke: "#b9b0a0",
+                  "stroke-width": 0.5, "class": "square"}, g);
+      if (isCenter(sq)) {
+        el("circle", {cx: p[0] + CELL / 2, cy: p[1] + CELL / 2, r: 17, fill: "none",
+                      stroke: "#7a6a50", "stroke-width": 1.2, "class": "center"}, g);
+      }
+    }
+    for (var i = 0; i <= SIZE; i += 3) {  // Realm borders
+      el("line", {x1: MARGIN + i * CELL, y1: MARGIN, x2: MARGIN + i * CELL, y2: MARGIN + SIZE * CELL,
+                  stroke: "#3a3020", "stroke-width": 2.5}, g);
+      el("line", {x1: MARGIN, y1: MARGIN + i * CELL, x2: MARGIN + SIZE * CELL, y2: MARGIN + i * CELL,
+                  stroke: "#3a3020", "stroke-width": 2.5}, g);
+    }
+    for (var k = 0; k < SIZE; k++) {
+      var file = flipped ? SIZE - 1 - k : k, rank = flipped ? k + 1 : SIZE - k;
+      el("text", {x: MARGIN + k * CELL + CELL / 2, y: MARGIN - 8, "text-anchor": "middle",
+                  "font-size": 12}, g).textContent = "abcdefghijkl".charAt(file);
+      el("text", {x: MARGIN - 12, y: MARGIN + k * CELL + CELL / 2 + 4, "text-anchor": "middle",
+                  "font-size": 12}, g).textContent = String(rank);
+    }
+    var pieces = el("g", {"class": "pieces", "data-board": f.b}, board);
+    for (sq = 0; sq < SIZE * SIZE; sq++) {
+      var ch = f.b.charAt(sq);
+      if (ch !== ".") { drawPiece(pieces, ch, sq); }
+    }
+    (f.m || []).forEach(function (s) {
+      var q = xy(s);
+      el("circle", {cx: q[0] + CELL / 2, cy: q[1] + CELL / 2, r: 18, fill: "none", stroke: "#d06000",
+                    "stroke-width": 3, "stroke-dasharray": "4 3", "class": "event-mark"}, board);
+    });
+    if (f.f !== undefined) {
+      var a = xy(f.f), b = xy(f.to);
+      el("line", {x1: a[0] + CELL / 2, y1: a[1] + CELL / 2, x2: b[0] + CELL / 2, y2: b[1] + CELL / 2,
+                  stroke: "#d06000", "stroke-width": 3, "marker-end": "url(#arrowhead)",
+                  "class": "arrow"}, board);
+    }
+    document.getElementById("caption").textContent = f.c;
+    var status = f.st;
+    for (var j = current; !status && j >= 0; j--) { status = frames[j].st; }
+    document.getElementById("status").textContent = status || "";
+    document.getElementById("counter").textContent = current + " / " + (frames.length - 1);
+    var links = document.querySelectorAll("#movelist a");
+    for (var n = 0; n < links.length; n++) {
+      links[n].classList.toggle("current", Number(links[n].getAttribute("data-frame")) === current);
+    }
+  }
+
+  function fragmentOf(i) {
+    var f = frames[i];
+    if (f.t === "start") { return "start"; }
+    var lastOfTurn = i + 1 >= frames.length || frames[i + 1].t !== f.t;
+    return lastOfTurn ? f.t : f.t + "." + (f.s + 1);
+  }
+  function frameOf(fragment) {
+    if (!fragment || fragment === "start") { return 0; }
+    var parts = fragment.split("."), found = -1;
+    for (var i = 0; i < frames.length; i++) {
+      if (frames[i].t !== parts[0]) { continue; }
+      if (parts.length > 1 && frames[i].s + 1 === Number(parts[1])) { return i; }
+      found = i;  // the last frame of the turn
+    }
+    return found;
+  }
+  function go(i, fromHash) {
+    current = Math.max(0, Math.min(frames.length - 1, i));
+    draw();
+    if (!fromHash) {
+      var target = "#" + fragmentOf(current);
+      if (location.hash !== target) { history.replaceState(null, "", target); }
+    }
+  }
+  function turnStart(i, direction) {
+    var t = frames[i].t;
+    if (direction > 0) {
+      while (i < frames.length - 1 && frames[i].t === t) { i++; }
+      t = frames[i].t;
+      while (i < frames.length - 1 && frames[i + 1].t === t) { i++; }
+      return i;
+    }
+    while (i > 0 && frames[i].t === t) { i--; }
+    return i;
+  }
+
+  document.getElementById("first").onclick = function () { go(0); };
+  document.getElementById("prev").onclick = function () { go(current - 1); };
+  document.getElementById("next").onclick = function () { go(current + 1); };
+  document.getElementById("last").onclick = function () { go(frames.length - 1); };
+  document.getElementById("prev-turn").onclick = function () { go(turnStart(current, -1)); };
+  document.getElementById("next-turn").onclick = function () { go(turnStart(current, 1)); };
+  document.getElementById("flip").onclick = function () { flipped = !flipped; draw(); };
+  document.getElementById("movelist").addEventListener("click", function (e) {
+    var a = e.target.closest ? e.target.closest("a[data-frame]") : null;
+    if (a) { e.preventDefault(); go(Number(a.getAttribute("data-frame"))); }
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA")) { return; }
+    var keys = {ArrowLeft: -1, ArrowRight: 1};
+    if (e.key in keys) { go(current + keys[e.key]); e.preventDefault(); }
+    else if (e.key === "Home") { go(0); e.preventDefault(); }
+    else if (e.key === "End") { go(frames.length - 1); e.preventDefault(); }
+    else if (e.key === "PageUp" || e.key === "ArrowUp") { go(turnStart(current, -1)); e.preventDefault(); }
+    else if (e.key === "PageDown" || e.key === "ArrowDown") { go(turnStart(current, 1)); e.preventDefault(); }
+    else if (e.key === "f") { flipped = !flipped; draw(); }
+  });
+  window.addEventListener("hashchange", function () {
+    var i = frameOf(location.hash.slice(1));
+    if (i >= 0) { go(i, true); }
+  });
+  var initial = frameOf(location.hash.slice(1));
+  go(initial >= 0 ? initial : frames.length - 1, initial >= 0);
+})();

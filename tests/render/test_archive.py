@@ -1,0 +1,100 @@
+"""The static archive: what it writes, escaping, invalid records, frames."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from pbem.records.reader import read_games
+from pbem.records.validate import validate_source
+from pbem.render.archive import build_archive
+from pbem.render.frames import board_string, frames_of
+from pbem.rules.geometry import parse_square
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = (ROOT / "games" / "sample-game-2002.realm").read_text(encoding="utf-8")
+
+
+def _report(text: str):
+    (source,) = list(read_games(text))
+    return validate_source(source)
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name in ("src", "href") and value:
+                self.urls.append(value)
+
+
+def test_archive_of_the_bundled_games(tmp_path: Path) -> None:
+    summary = build_archive([ROOT / "games"], tmp_path, title="Bundled")
+    assert (summary.games, summary.valid, summary.invalid) == (2, 2, 0)
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert index.count('<tr class="valid">') == 2
+    for name in ("sample-game-2002", "worked-example-2002"):
+        assert (tmp_path / "games" / f"{name}.html").is_file()
+        assert (tmp_path / "games" / f"{name}.realm").is_file()
+    # self-contained: every link is relative and points at a file of the site
+    for page in [tmp_path / "index.html", *sorted((tmp_path / "games").glob("*.html"))]:
+        parser = _Links()
+        parser.feed(page.read_text(encoding="utf-8"))
+        for url in parser.urls:
+            assert not re.match(r"[a-z]+:", url), url
+            target = url.split("#")[0]
+            if target:
+                assert (page.parent / target).resolve().is_file(), (page, url)
+
+
+def test_frames_step_through_every_action() -> None:
+    report = _report(SAMPLE)
+    frames = frames_of(report.replay)
+    actions = sum(len(t.resolved) for t in report.replay.turns)
+    assert len(frames) == actions + 1 == 53
+    assert frames[0].turn == "start" and set(frames[0].board) == {"."}
+    assert frames[-1].board == board_string(report.final.board)
+    # 7w, first action: Pi10i6 created a Base on h5
+    f = next(f for f in frames if f.turn == "7w")
+    assert f.notation == "Pi10i6(Bh5)" and "created a Base on h5" in f.caption
+    assert (f.frm, f.to) == (parse_square("i10"), parse_square("i6"))
+    assert f.marks == (parse_square("h5"),)
+    assert "game ends, 1-0" in frames[-1].caption
+
+
+def test_player_text_is_escaped(tmp_path: Path) -> None:
+    hostile = SAMPLE.replace("white: White", "white: '<script>alert(1)</script>'").replace(
+        "{ The complete", "{ </script><img src=x onerror=alert(2)> The complete"
+    )
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "x.realm").write_text(hostile, encoding="utf-8")
+    build_archive([tmp_path / "in"], tmp_path / "site")
+    for page in [tmp_path / "site" / "index.html", tmp_path / "site" / "games" / "x.html"]:
+        text = page.read_text(encoding="utf-8")
+        assert "<script>alert(1)</script>" not in text
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+        assert "<img src=x" not in text
+
+
+def test_invalid_record_is_published_up_to_its_last_legal_turn(tmp_path: Path) -> None:
+    broken = SAMPLE.replace("Pi10i6(Bh5)", "Pi10i8(Bh5)")  # it creates a Base on h8
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "broken.realm").write_text(broken, encoding="utf-8")
+    (tmp_path / "in" / "good.realm").write_text(SAMPLE, encoding="utf-8")
+    (tmp_path / "in" / "binary.realm").write_bytes(b"\xff\x00\xfe garbage")
+    summary = build_archive([tmp_path / "in"], tmp_path / "site")
+    assert summary.games == 3 and summary.valid == 1
+    page = (tmp_path / "site" / "games" / "broken.html").read_text(encoding="utf-8")
+    assert "Invalid record" in page and "turn 7w" in page
+    frames = json.loads(
+        re.search(r'<script type="application/json" id="frames">(.*?)</script>', page, re.S)
+        .group(1)  # type: ignore[union-attr]
+        .replace("<\\/", "</")
+    )
+    assert [f["t"] for f in frames][-1] == "6b"  # the set-up, and nothing of 7w
+    assert (tmp_path / "site" / "games" / "good.html").is_file()

@@ -1,0 +1,130 @@
+"""The archive in real headless Chromium (Debian's package): index, viewer, fragments.
+
+Screenshots of the index and a game page are saved under build/screenshots/ for
+anyone to look at. CI installs chromium (scripts/test.sh); on a machine without
+it, the test is skipped outside CI and fails inside CI.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pbem.records.reader import read_file
+from pbem.records.validate import validate_source
+from pbem.render.archive import build_archive
+from pbem.render.frames import frames_of
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "build" / "screenshots"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+if CHROMIUM is None and not os.environ.get("CI"):
+    pytest.skip("Debian's chromium is not installed (scripts/test.sh installs it)",
+                allow_module_level=True)
+
+playwright = pytest.importorskip("playwright.sync_api") if not os.environ.get("CI") else None
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--allow-file-access-from-files",
+]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    build_archive([ROOT / "games"], out, title="Bundled games")
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert CHROMIUM is not None, "chromium must be installed in CI"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.errors = errors  # type: ignore[attr-defined]
+    yield pg
+    assert errors == [], errors  # no console errors on any page
+    context.close()
+
+
+def _frames():
+    (source,) = list(read_file(ROOT / "games" / "sample-game-2002.realm"))
+    return frames_of(validate_source(source).replay)
+
+
+def _board(page: Page) -> str:
+    return page.get_attribute("#board g.pieces", "data-board") or ""
+
+
+def test_index_lists_sorts_and_filters(page: Page, site: Path) -> None:
+    page.goto((site / "index.html").as_uri())
+    rows = page.locator("#games tbody tr")
+    assert rows.count() == 2
+    listing = page.inner_text("#games")
+    assert "Sample Game" in listing and "Worked Example" in listing
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "index.png"), full_page=True)
+    page.click("th:has-text('Turns')")
+    first = page.inner_text("#games tbody tr:first-child td:nth-child(2)")
+    page.click("th:has-text('Turns')")
+    assert page.inner_text("#games tbody tr:first-child td:nth-child(2)") != first
+    page.fill("#filter", "worked")
+    assert page.locator("#games tbody tr:not([hidden])").count() == 1
+
+
+def test_viewer_steps_and_the_board_changes(page: Page, site: Path) -> None:
+    frames = _frames()
+    page.goto((site / "games" / "sample-game-2002.html").as_uri())
+    last = len(frames) - 1
+    assert page.inner_text("#counter") == f"0 / {last}"  # a game opens at its start
+    assert _board(page) == "." * 144
+    page.keyboard.press("End")
+    assert page.inner_text("#counter") == f"{last} / {last}"
+    assert _board(page) == frames[-1].board
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#counter") == f"{last - 1} / {last}"
+    assert _board(page) == frames[-2].board != frames[-1].board
+    page.click("#next")
+    assert _board(page) == frames[-1].board
+    page.click("#first")
+    assert _board(page) == "." * 144
+    page.click("#next")
+    assert _board(page) == frames[1].board and "Bh11" in page.inner_text("#caption")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.goto((site / "games" / "sample-game-2002.html").as_uri() + "#11w")
+    page.screenshot(path=str(SHOTS / "game-sample-11w.png"), full_page=True)
+
+
+def test_url_fragment_opens_the_turn_and_moves_are_clickable(page: Page, site: Path) -> None:
+    frames = _frames()
+    page.goto((site / "games" / "sample-game-2002.html").as_uri() + "#11w")
+    i = max(n for n, f in enumerate(frames) if f.turn == "11w")
+    assert _board(page) == frames[i].board
+    assert page.inner_text("#caption").startswith("11w")
+    assert page.locator("#board .immobilised-mark").count() == frames[i].board.count("U") + frames[
+        i
+    ].board.count("u")
+    page.click("#movelist a:has-text('Pf7f12(Be11)')")
+    j = next(n for n, f in enumerate(frames) if f.notation == "Pf7f12(Be11)")
+    assert _board(page) == frames[j].board
+    assert page.evaluate("location.hash") == "#10w.1"
+    page.goto((site / "games" / "sample-game-2002.html").as_uri() + "#10w.1")
+    assert _board(page) == frames[j].board
