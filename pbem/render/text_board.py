@@ -2,12 +2,20 @@
 
 Cells: ``wB``/``bB`` Base, ``wP``/``bP`` Power, ``wE^ wE> wEv wE<`` Enforcer
 pointing N/E/S/W, ``wE#`` immobilised; ``o`` an empty Center, ``.`` an empty square.
+Given the last turn, a ``*`` in the space before a cell marks a square that turn
+changed (moved from or to, placed, created, captured, immobilised), so a player
+reading plain-text mail sees at once what the opponent did.
 """
 
 from __future__ import annotations
 
-from pbem.rules.geometry import FILES, IS_CENTER, SIZE, square
+from collections.abc import Collection
+
+from pbem.notation.format import format_action
+from pbem.records.replay import PlayedTurn
+from pbem.rules.geometry import FILES, IS_CENTER, REALM_SQUARES, SIZE, square
 from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.realm.actions import GameEnded, Move, Placement, Rearrangement
 from pbem.rules.realm.position import Phase, Position
 from pbem.rules.realm.scoring import result_words, score
 
@@ -27,8 +35,40 @@ def cell(piece: Piece | None, center: bool) -> str:
     return text.ljust(3)
 
 
-def render_board(position: Position, *, flip: bool = False) -> str:
-    """The board alone, rank 12 at the top (or rank 1 when ``flip``: Black's view)."""
+MARK = "*"
+
+
+def turn_squares(turn: PlayedTurn) -> frozenset[int]:
+    """The squares a played turn changed: where pieces left and arrived, where
+    set-up put a piece, where events happened, and what a Rearrangement moved."""
+    marked: set[int] = set()
+    for r in turn.resolved:
+        action = r.action
+        if isinstance(action, Placement):
+            marked.add(action.square)
+        elif isinstance(action, Move):
+            marked.update((action.frm, action.to))
+        elif isinstance(action, Rearrangement):
+            after = turn.after.board
+            marked.update(s for s in REALM_SQUARES[action.realm] if r.board[s] != after[s])
+        for event in r.events:
+            if not isinstance(event, GameEnded):
+                marked.add(event.square)
+    return frozenset(marked)
+
+
+def last_turn_line(turn: PlayedTurn) -> str:
+    """The legend line for the marks: '* = squares changed by the last turn, 11w: ...'."""
+    played = ",".join(format_action(r.canonical()) for r in turn.resolved)
+    return f"{MARK} = squares changed by the last turn, {turn.label}: {played}"
+
+
+def render_board(position: Position, *, flip: bool = False, marks: Collection[int] = ()) -> str:
+    """The board alone, rank 12 at the top (or rank 1 when ``flip``: Black's view).
+
+    ``marks``: squares to flag with ``*`` in the space before their cell, which
+    keeps every column where it is.
+    """
     files = list(range(SIZE))
     ranks = list(range(SIZE - 1, -1, -1))
     if flip:
@@ -45,7 +85,7 @@ def render_board(position: Position, *, flip: bool = False) -> str:
         row = f"{r + 1:>2} |"
         for i, f in enumerate(files):
             sq = square(f, r)
-            row += " " + cell(position.board[sq], IS_CENTER[sq])
+            row += (MARK if sq in marks else " ") + cell(position.board[sq], IS_CENTER[sq])
             if i % 3 == 2:
                 row += " |"
         lines.append(row)
@@ -81,15 +121,27 @@ def render_status(position: Position) -> str:
 
 
 def render_text(
-    position: Position, *, flip: bool = False, legend: bool = True, title: str | None = None
+    position: Position,
+    *,
+    flip: bool = False,
+    legend: bool = True,
+    title: str | None = None,
+    last: PlayedTurn | None = None,
 ) -> str:
-    """Board, legend and status through ``templates/replay.txt.j2``."""
+    """Board, legend and status through ``templates/replay.txt.j2``.
+
+    ``last``: the turn that led to ``position``; its squares are marked and it is
+    written out under the board.
+    """
     from pbem.render.templates import render_template
 
+    lines = [LEGEND] if legend else []
+    if last is not None:
+        lines.append(last_turn_line(last))
     return render_template(
         "replay.txt.j2",
         title=title,
-        board=render_board(position, flip=flip),
-        legend=LEGEND if legend else "",
+        board=render_board(position, flip=flip, marks=turn_squares(last) if last else ()),
+        legend="\n".join(lines),
         status=render_status(position),
     ).rstrip("\n")
