@@ -64,6 +64,27 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--flip", action="store_true", help="draw the board from Black's side")
     r.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
     r.set_defaults(func=cmd_replay)
+
+    b = sub.add_parser(
+        "board",
+        help="an SVG picture of a position of a record",
+        description="Draw the position after a turn of a record as SVG, with that turn's "
+        "moves as arrows and its special events marked. Without --turn: the position after "
+        "the last legal turn. Exit 0 for a valid record, 1 for an invalid one (the position "
+        "after its last legal turn is still drawn), 2 for a bad turn, game or file.",
+    )
+    b.add_argument("file", metavar="FILE")
+    b.add_argument(
+        "--turn", metavar="LABEL", help="the position after this turn, e.g. 11w or 4b"
+    )
+    b.add_argument(
+        "--game", type=int, metavar="N", help="the N-th game of the file (1 = first)"
+    )
+    b.add_argument("--flip", action="store_true", help="draw the board from Black's side")
+    b.add_argument("--size", type=int, metavar="PX", help="width and height in pixels")
+    b.add_argument("-o", "--output", metavar="OUT", help="write the SVG here (default: stdout)")
+    b.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
+    b.set_defaults(func=cmd_board)
     return p
 
 
@@ -193,6 +214,74 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
             title = f"{report.path}#{report.index + 1}: {report.title()}"
         if final is not None:
             out.write(render_text(final, flip=args.flip, title=title) + "\n")
+    return status
+
+
+# -- board -------------------------------------------------------------------------------
+def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
+    # imported here: svgwrite takes longer to import than validating a game
+    from pbem.render.board_svg import render_svg
+
+    ruleset = _ruleset(args.ruleset)
+    path = Path(args.file)
+    if not path.is_file():
+        raise UsageError(f"{args.file}: no such file")
+    if args.size is not None and args.size <= 0:
+        raise UsageError(f"--size must be a positive number of pixels, not {args.size}")
+    try:
+        sources = list(read_file(path))
+    except PbemError as exc:
+        raise UsageError(str(exc)) from None
+    if args.game is not None:
+        if not 1 <= args.game <= len(sources):
+            raise UsageError(
+                f"{args.file} holds {len(sources)} game(s); there is no game {args.game}"
+            )
+        source = sources[args.game - 1]
+    elif len(sources) == 1:
+        source = sources[0]
+    else:
+        raise UsageError(
+            f"{args.file} holds {len(sources)} games; choose one with --game 1..{len(sources)}"
+        )
+    report = validate_source(source, default_ruleset=ruleset)
+    turns = report.replay.turns
+    status = EXIT_OK
+    if args.turn is not None:
+        label = args.turn.strip().lower()
+        last = next((t for t in turns if t.label == label), None)
+        if last is None:
+            legal = f"{turns[0].label} to {turns[-1].label}" if turns else "none"
+            broken = " (the record breaks after them)" if not report.valid else ""
+            raise UsageError(
+                f"{args.file} has no legal turn {args.turn!r}; its legal turns: {legal}{broken}"
+            )
+        position = last.after
+    else:
+        last = turns[-1] if turns else None
+        position = report.final
+    if not report.valid:
+        status = EXIT_INVALID
+        e = report.error
+        assert e is not None
+        loc = f"{report.path}:{e.span.line}:{e.span.column}" if e.span else report.path
+        shown = "the chosen turn" if args.turn is not None else "the last legal turn"
+        sys.stderr.write(
+            f"{loc}: {e.turn + ': ' if e.turn else ''}{e.message} "
+            f"(showing the position after {shown})\n"
+        )
+    if position is None:
+        return status
+    title = report.title()
+    title += f": the position after {last.label}" if last is not None else ": the start"
+    svg = render_svg(position, last=last, flip=args.flip, size=args.size, title=title) + "\n"
+    if args.output is None:
+        out.write(svg)
+        return status
+    try:
+        Path(args.output).write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return status
 
 

@@ -1,0 +1,545 @@
+"""An SVG picture of a Realm position: a pure function from position to text.
+
+Modelled on python-chess's ``svg.py``: nothing here reads files or knows about
+email. svgwrite is used in this module only, so the rest of ``pbem`` never
+depends on how the picture is built.
+
+What it draws, bottom to top: the Realms (tinted by the side whose Base holds
+the Center: a warm tint for White, a cool hatched tint for Black, so control
+reads in greyscale too), the 144 squares, a circle on every Center, thick lines
+between Realms, file and rank labels on all four sides, the pieces (Bases square,
+Powers round, Enforcers triangles pointing their way; an immobilised Enforcer is
+an upward triangle standing on a bar, like the eject sign, so it differs from a
+North-pointing one by shape, not colour), then the last turn: an arrow per move
+(numbered when there are several), an outline on each set-up placement or on a
+rearranged Realm, and a mark for each special event.
+
+Output is deterministic: every id is explicit, squares are visited in order and
+svgwrite writes attributes sorted, so the same position gives the same bytes.
+The parts that depend only on the orientation (squares, Centers, lines, labels)
+are built once per orientation and reused, which keeps one board under 5 ms.
+"""
+
+from __future__ import annotations
+
+import functools
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+
+import svgwrite
+from svgwrite.base import BaseElement
+
+from pbem.notation.format import format_action
+from pbem.records.replay import PlayedTurn
+from pbem.rules.geometry import (
+    CENTER,
+    FILES,
+    REALM_SQUARES,
+    REALMS,
+    SIZE,
+    SQUARES,
+    Direction,
+    file_of,
+    rank_of,
+    realm_name,
+    square_name,
+)
+from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.realm.actions import (
+    BaseCaptured,
+    BaseCreated,
+    EnforcerCreated,
+    EnforcerImmobilised,
+    GameEnded,
+    Move,
+    Pass,
+    Placement,
+    Rearrangement,
+    direction_word,
+)
+from pbem.rules.realm.position import Phase, Position
+
+#: one square, in user units; the margin holds the file and rank labels
+SQUARE = 40
+MARGIN = 20
+BOARD = SIZE * SQUARE
+VIEW = BOARD + 2 * MARGIN
+
+FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
+INK = "#222222"  # lines, labels, White's outline, Black's fill
+PAPER = "#ffffff"
+GRID = "#8a8a8a"
+NEUTRAL = "#f6f4ee"
+#: realm tints by controlling side: warm for White, cool (and hatched) for Black
+TINT = {Side.WHITE: "#f5e2a0", Side.BLACK: "#c3cfe0"}
+HATCH = "#7f91ab"
+ACCENT = "#d9480f"  # the last turn: arrows, outlines, event marks
+
+#: what each side's pieces look like: light fill and dark line, or the reverse
+SIDE_STYLE = {
+    Side.WHITE: {"fill": PAPER, "stroke": INK},
+    Side.BLACK: {"fill": INK, "stroke": "#f0f0f0"},
+}
+
+
+def _n(x: float) -> str:
+    """A coordinate as short, stable text: ``12``, ``12.5``."""
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _closed(points: Iterable[tuple[float, float]]) -> str:
+    """Path data for a closed polygon (a path: svgwrite's polygon takes no ready text)."""
+    return "M" + "L".join(f"{_n(x)} {_n(y)}" for x, y in points) + "Z"
+
+
+@functools.cache
+def _corners(flip: bool) -> tuple[tuple[int, int], ...]:
+    """The top-left corner of every square: White's view has a1 bottom-left,
+    Black's (``flip``) has a1 top-right."""
+    out = []
+    for s in SQUARES:
+        col, row = file_of(s), SIZE - 1 - rank_of(s)
+        if flip:
+            col, row = SIZE - 1 - col, SIZE - 1 - row
+        out.append((MARGIN + col * SQUARE, MARGIN + row * SQUARE))
+    return tuple(out)
+
+
+def _middle(sq: int, flip: bool) -> tuple[float, float]:
+    x, y = _corners(flip)[sq]
+    return x + SQUARE / 2, y + SQUARE / 2
+
+
+class _Frozen(BaseElement):
+    """A finished ElementTree subtree dropped into a drawing, as svgwrite does for
+    ``<title>``: the static layer is built once and serialised many times."""
+
+    elementname = "g"
+
+    def __init__(self, xml: ET.Element) -> None:
+        self.xml = xml
+
+    def get_xml(self) -> ET.Element:
+        return self.xml
+
+
+def _text(tag: str, ident: str, text: str) -> _Frozen:
+    """A ``<title>`` or ``<desc>`` with an id for ``aria-labelledby`` (svgwrite's
+    ``set_desc`` gives none); ElementTree escapes the text, which may come from players."""
+    xml = ET.Element(tag, id=ident)
+    xml.text = text
+    return _Frozen(xml)
+
+
+def _drawing(size: int | None = None) -> svgwrite.Drawing:
+    """An empty drawing over the whole view box; debug off, because svgwrite's
+    attribute checks cost more than everything else together."""
+    return svgwrite.Drawing(
+        size=(size, size) if size is not None else (None, None),
+        viewBox=f"0 0 {VIEW} {VIEW}",
+        debug=False,
+        profile="full",
+    )
+
+
+@functools.cache
+def _static_layer(flip: bool) -> ET.Element:
+    """Squares, Center circles, Realm lines and labels: the same for every position."""
+    dwg = _drawing()
+    layer = dwg.g(id="grid")
+    corners = _corners(flip)
+    squares = layer.add(dwg.g(id="squares", fill="none", stroke=GRID, stroke_width="0.75"))
+    for s in SQUARES:
+        x, y = corners[s]
+        squares.add(dwg.rect((x, y), (SQUARE, SQUARE), id=f"sq-{square_name(s)}", class_="square"))
+    centers = layer.add(dwg.g(id="centers", fill="none", stroke="#555555", stroke_width="1.25"))
+    for r in REALMS:
+        cx, cy = _middle(CENTER[r], flip)
+        centers.add(
+            dwg.circle(
+                (_n(cx), _n(cy)), _n(SQUARE * 0.43), id=f"center-{realm_name(r)}", class_="center"
+            )
+        )
+    lines = []
+    for i in (1, 2, 3):
+        at = MARGIN + i * 3 * SQUARE
+        lines.append(f"M{at} {MARGIN}V{MARGIN + BOARD}")
+        lines.append(f"M{MARGIN} {at}H{MARGIN + BOARD}")
+    layer.add(
+        dwg.path("".join(lines), id="realm-lines", fill="none", stroke=INK, stroke_width="2.5")
+    )
+    layer.add(
+        dwg.rect(
+            (MARGIN, MARGIN),
+            (BOARD, BOARD),
+            id="frame",
+            fill="none",
+            stroke=INK,
+            stroke_width="3",
+        )
+    )
+    labels = layer.add(
+        dwg.g(
+            id="labels",
+            fill=INK,
+            font_family=FONT,
+            font_size="12",
+            text_anchor="middle",
+        )
+    )
+    for i in range(SIZE):
+        f = SIZE - 1 - i if flip else i
+        r = i if flip else SIZE - 1 - i
+        mid = _n(MARGIN + i * SQUARE + SQUARE / 2)
+        for y in (MARGIN / 2 + 4, VIEW - MARGIN / 2 + 4):
+            labels.add(dwg.text(FILES[f], x=[mid], y=[_n(y)], class_="file"))
+        rank_y = _n(MARGIN + i * SQUARE + SQUARE / 2 + 4)
+        for x in (MARGIN / 2, VIEW - MARGIN / 2):
+            labels.add(dwg.text(str(r + 1), x=[_n(x)], y=[rank_y], class_="rank"))
+    return layer.get_xml()
+
+
+def _defs(dwg: svgwrite.Drawing) -> None:
+    """The hatch that marks Black's Realms in greyscale and print."""
+    hatch = dwg.defs.add(
+        dwg.pattern(
+            id="hatch-black",
+            size=(8, 8),
+            patternUnits="userSpaceOnUse",
+            patternTransform="rotate(45)",
+        )
+    )
+    hatch.add(dwg.rect((0, 0), (8, 8), fill=TINT[Side.BLACK]))
+    hatch.add(dwg.line((0, 0), (0, 8), stroke=HATCH, stroke_width="2"))
+
+
+def _realms(dwg: svgwrite.Drawing, position: Position, flip: bool) -> BaseElement:
+    """One rectangle per Realm, tinted by the side that controls it."""
+    group = dwg.g(id="realms", stroke="none")
+    corners = _corners(flip)
+    for r in REALMS:
+        side = position.controller(r)
+        xs = [corners[s][0] for s in REALM_SQUARES[r]]
+        ys = [corners[s][1] for s in REALM_SQUARES[r]]
+        if side is None:
+            fill, cls = NEUTRAL, "realm"
+        elif side is Side.WHITE:
+            fill, cls = TINT[Side.WHITE], "realm white"
+        else:
+            fill, cls = "url(#hatch-black)", "realm black"
+        group.add(
+            dwg.rect(
+                (min(xs), min(ys)),
+                (3 * SQUARE, 3 * SQUARE),
+                id=f"realm-{realm_name(r)}",
+                class_=cls,
+                fill=fill,
+            )
+        )
+    return group
+
+
+# -- pieces --------------------------------------------------------------------------
+_TIP = {  # unit vectors on screen (y grows downward) for each facing, White's view
+    Direction.N: (0.0, -1.0),
+    Direction.E: (1.0, 0.0),
+    Direction.S: (0.0, 1.0),
+    Direction.W: (-1.0, 0.0),
+}
+
+
+def _screen_facing(d: Direction, flip: bool) -> tuple[float, float]:
+    dx, dy = _TIP[d]
+    return (-dx, -dy) if flip else (dx, dy)
+
+
+def _triangle(cx: float, cy: float, d: tuple[float, float]) -> str:
+    """A triangle pointing along ``d``: tip 0.36 of a square ahead, base 0.26 behind."""
+    dx, dy = d
+    px, py = -dy, dx  # perpendicular
+    tip, back, half = 0.36 * SQUARE, 0.26 * SQUARE, 0.32 * SQUARE
+    return _closed(
+        (
+            (cx + dx * tip, cy + dy * tip),
+            (cx - dx * back + px * half, cy - dy * back + py * half),
+            (cx - dx * back - px * half, cy - dy * back - py * half),
+        )
+    )
+
+
+def _piece(dwg: svgwrite.Drawing, piece: Piece, sq: int, flip: bool) -> BaseElement:
+    cx, cy = _middle(sq, flip)
+    name = square_name(sq)
+    cls = f"piece {piece.side.key} {piece.kind.title.lower()}"
+    if piece.kind is Kind.BASE:
+        h = 0.26 * SQUARE
+        return dwg.rect(
+            (_n(cx - h), _n(cy - h)), (_n(2 * h), _n(2 * h)), class_=cls, data_square=name
+        )
+    if piece.kind is Kind.POWER:
+        return dwg.circle((_n(cx), _n(cy)), _n(0.3 * SQUARE), class_=cls, data_square=name)
+    if piece.facing is not None:
+        return dwg.path(
+            _triangle(cx, cy, _screen_facing(piece.facing, flip)),
+            class_=cls,
+            data_square=name,
+            data_facing=piece.facing.letter,
+        )
+    # immobilised: an upward triangle standing on a bar (the eject sign)
+    group = dwg.g(class_=cls + " immobilised", data_square=name, data_facing="U")
+    group.add(dwg.path(_triangle(cx, cy - 0.08 * SQUARE, (0.0, -1.0))))
+    group.add(
+        dwg.rect(
+            (_n(cx - 0.32 * SQUARE), _n(cy + 0.24 * SQUARE)),
+            (_n(0.64 * SQUARE), _n(0.12 * SQUARE)),
+        )
+    )
+    return group
+
+
+def _pieces(dwg: svgwrite.Drawing, position: Position, flip: bool) -> BaseElement:
+    """Pieces grouped by side, the side's colours set once on its group."""
+    group = dwg.g(id="pieces", stroke_width="1.5", stroke_linejoin="round")
+    sides = {side: dwg.g(id=f"pieces-{side.key}", **SIDE_STYLE[side]) for side in Side}
+    board = position.board
+    for sq in SQUARES:
+        piece = board[sq]
+        if piece is not None:
+            sides[piece.side].add(_piece(dwg, piece, sq, flip))
+    for side in Side:
+        group.add(sides[side])
+    return group
+
+
+# -- the last turn ------------------------------------------------------------------
+def _arrow(dwg: svgwrite.Drawing, move: Move, numbered: bool, flip: bool) -> BaseElement:
+    """A block arrow from the middle of ``frm`` to the edge of the piece on ``to``."""
+    x1, y1 = _middle(move.frm, flip)
+    x2, y2 = _middle(move.to, flip)
+    length = abs(x2 - x1) + abs(y2 - y1) or 1.0  # moves are straight lines
+    dx, dy = (x2 - x1) / length, (y2 - y1) / length
+    px, py = -dy, dx
+    end = length - 0.3 * SQUARE  # the tip stops at the edge of the piece
+    head, shaft, wing = 0.34 * SQUARE, 0.07 * SQUARE, 0.2 * SQUARE
+    neck = max(end - head, 0.0)
+    start = 0.2 * SQUARE if numbered else 0.12 * SQUARE
+
+    def at(along: float, across: float) -> tuple[float, float]:
+        return x1 + dx * along + px * across, y1 + dy * along + py * across
+
+    outline = (
+        at(start, shaft),
+        at(neck, shaft),
+        at(neck, wing),
+        at(end, 0),
+        at(neck, -wing),
+        at(neck, -shaft),
+        at(start, -shaft),
+    )
+    frm, to = square_name(move.frm), square_name(move.to)
+    return dwg.path(
+        _closed(outline), id=f"arrow-{frm}-{to}", class_="arrow", data_from=frm, data_to=to
+    )
+
+
+def _move_number(dwg: svgwrite.Drawing, move: Move, number: int, flip: bool) -> BaseElement:
+    """The order of a move in its turn, on the square it left: order matters in Realm,
+    because each stop's special event happens before the next piece moves."""
+    x, y = _middle(move.frm, flip)
+    group = dwg.g(class_="move-number", data_square=square_name(move.frm))
+    group.add(dwg.circle((_n(x), _n(y)), _n(0.2 * SQUARE)))
+    group.add(dwg.text(str(number), x=[_n(x)], y=[_n(y + 4)], fill=PAPER, stroke="none"))
+    return group
+
+
+def _outline(dwg: svgwrite.Drawing, sq: int, cls: str, flip: bool) -> BaseElement:
+    x, y = _corners(flip)[sq]
+    return dwg.rect(
+        (x + 2, y + 2),
+        (SQUARE - 4, SQUARE - 4),
+        class_=cls,
+        data_square=square_name(sq),
+        fill="none",
+        stroke=ACCENT,
+        stroke_width="2.5",
+    )
+
+
+def _badge(
+    dwg: svgwrite.Drawing, sq: int, slot: int, cls: str, sign: str, flip: bool
+) -> BaseElement:
+    """A small disc in a corner of ``sq`` holding a plus (created) or a bar (immobilised)."""
+    x, y = _corners(flip)[sq]
+    cx, cy = x + SQUARE - 7 - slot * 13, y + 7
+    group = dwg.g(class_=f"event {cls}", data_square=square_name(sq))
+    group.add(dwg.circle((_n(cx), _n(cy)), "6.5", fill=ACCENT, stroke=PAPER, stroke_width="1"))
+    path = f"M{_n(cx - 3.5)} {_n(cy)}H{_n(cx + 3.5)}"
+    if sign == "+":
+        path += f"M{_n(cx)} {_n(cy - 3.5)}V{_n(cy + 3.5)}"
+    group.add(dwg.path(path, fill="none", stroke=PAPER, stroke_width="2"))
+    return group
+
+
+def _cross(dwg: svgwrite.Drawing, sq: int, flip: bool) -> BaseElement:
+    """A captured Base: a cross over its now-empty Center."""
+    cx, cy = _middle(sq, flip)
+    h = 0.3 * SQUARE
+    path = (
+        f"M{_n(cx - h)} {_n(cy - h)}L{_n(cx + h)} {_n(cy + h)}"
+        f"M{_n(cx - h)} {_n(cy + h)}L{_n(cx + h)} {_n(cy - h)}"
+    )
+    return dwg.path(
+        path,
+        class_="event captured",
+        data_square=square_name(sq),
+        fill="none",
+        stroke=ACCENT,
+        stroke_width="4",
+        stroke_linecap="round",
+    )
+
+
+def _last_turn(
+    dwg: svgwrite.Drawing, last: PlayedTurn, flip: bool
+) -> tuple[BaseElement, BaseElement]:
+    """The last turn: outlines for placements and rearrangements (drawn under the
+    pieces), arrows for moves and a mark for every special event (drawn over them)."""
+    group = dwg.g(id="last-turn-outlines", data_turn=last.label)
+    numbered = sum(isinstance(r.action, Move) for r in last.resolved) > 1
+    marks = dwg.g(id="events")
+    over = dwg.g(id="last-turn", data_turn=last.label)
+    arrows = dwg.g(id="arrows", fill=ACCENT, stroke=PAPER, stroke_width="1", opacity="0.85")
+    numbers = dwg.g(
+        id="move-numbers",
+        fill=ACCENT,
+        stroke=PAPER,
+        stroke_width="1",
+        font_family=FONT,
+        font_size="11",
+        font_weight="bold",
+        text_anchor="middle",
+    )
+    slots: dict[int, int] = {}
+    for r in last.resolved:
+        action = r.action
+        if isinstance(action, Placement):
+            group.add(_outline(dwg, action.square, "placed", flip))
+        elif isinstance(action, Rearrangement):
+            x, y = min(_corners(flip)[s] for s in REALM_SQUARES[action.realm])
+            group.add(
+                dwg.rect(
+                    (x + 2, y + 2),
+                    (3 * SQUARE - 4, 3 * SQUARE - 4),
+                    class_="rearranged",
+                    data_realm=realm_name(action.realm),
+                    fill="none",
+                    stroke=ACCENT,
+                    stroke_width="3",
+                    stroke_dasharray="8 5",
+                )
+            )
+        elif isinstance(action, Move):
+            arrows.add(_arrow(dwg, action, numbered, flip))
+            if numbered:
+                numbers.add(_move_number(dwg, action, len(arrows.elements), flip))
+        for ev in r.events:
+            if isinstance(ev, BaseCaptured):
+                marks.add(_cross(dwg, ev.square, flip))
+            elif isinstance(ev, BaseCreated | EnforcerCreated | EnforcerImmobilised):
+                slot = slots.get(ev.square, 0)
+                slots[ev.square] = slot + 1
+                if isinstance(ev, EnforcerImmobilised):
+                    marks.add(_badge(dwg, ev.square, slot, "immobilised", "-", flip))
+                else:
+                    kind = "base" if isinstance(ev, BaseCreated) else "enforcer"
+                    marks.add(_badge(dwg, ev.square, slot, f"created {kind}", "+", flip))
+    over.add(arrows)
+    if numbered:
+        over.add(numbers)
+    over.add(marks)
+    return group, over
+
+
+# -- words -------------------------------------------------------------------------
+def _piece_words(position: Position, side: Side) -> str:
+    bases, powers, enforcers = [], [], []
+    for sq in SQUARES:
+        p = position.board[sq]
+        if p is None or p.side is not side:
+            continue
+        name = square_name(sq)
+        if p.kind is Kind.BASE:
+            bases.append(name)
+        elif p.kind is Kind.POWER:
+            powers.append(name)
+        elif p.facing is None:
+            enforcers.append(f"{name} immobilised")
+        else:
+            enforcers.append(f"{name} pointing {direction_word(p.facing)}")
+    parts = [
+        f"{label} {', '.join(names)}"
+        for label, names in (("Bases", bases), ("Powers", powers), ("Enforcers", enforcers))
+        if names
+    ]
+    return f"{side.title}: {'; '.join(parts) if parts else 'no pieces'}."
+
+
+def describe(position: Position, last: PlayedTurn | None = None) -> str:
+    """The position in words, for screen readers and for anyone without the picture."""
+    if position.phase is Phase.OVER:
+        state = f"Game over, {position.result}."
+    elif position.phase is Phase.SETUP:
+        state = f"Set-up, {position.to_move.title} to place."
+    else:
+        state = f"{position.to_move.title} to move."
+    control = (
+        f"Realms controlled: White {position.realms_controlled(Side.WHITE)}, "
+        f"Black {position.realms_controlled(Side.BLACK)}."
+    )
+    words = [state, _piece_words(position, Side.WHITE), _piece_words(position, Side.BLACK), control]
+    if last is not None:
+        if len(last.resolved) == 1 and isinstance(last.resolved[0].action, Pass):
+            words.append(f"Last turn {last.label}: {last.side.title} passed.")
+        else:
+            text = ",".join(format_action(r.canonical()) for r in last.resolved)
+            words.append(f"Last turn {last.label}: {text}.")
+        for r in last.resolved:
+            for ev in r.events:
+                if isinstance(ev, GameEnded):
+                    words.append(f"The game ended: {ev.result}.")
+    return " ".join(words)
+
+
+# -- the board -----------------------------------------------------------------------
+def render_svg(
+    position: Position,
+    *,
+    last: PlayedTurn | None = None,
+    flip: bool = False,
+    size: int | None = None,
+    title: str | None = None,
+) -> str:
+    """The board as SVG text: ``last`` draws that turn (it should be the turn that led
+    to ``position``), ``flip`` shows Black's view (a1 top-right), ``size`` sets the
+    width and height in pixels (else the picture scales to its container)."""
+    if title is None:
+        title = f"Realm: the position after {last.label}" if last is not None else "Realm board"
+    dwg = _drawing(size)
+    dwg.update({"role": "img", "aria-labelledby": "board-title board-desc"})
+    # first children, before <defs>: what a screen reader announces
+    dwg.elements[:0] = [
+        _text("title", "board-title", title),
+        _text("desc", "board-desc", describe(position, last)),
+    ]
+    _defs(dwg)
+    dwg.add(_realms(dwg, position, flip))
+    dwg.add(_Frozen(_static_layer(flip)))
+    if last is None:
+        dwg.add(_pieces(dwg, position, flip))
+    else:
+        under, over = _last_turn(dwg, last, flip)
+        dwg.add(under)
+        dwg.add(_pieces(dwg, position, flip))
+        dwg.add(over)
+    return dwg.tostring()

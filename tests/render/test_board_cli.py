@@ -1,0 +1,114 @@
+"""``pbem board``: the SVG board from the command line, its outputs and exit codes."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from pbem.cli import _parser, main
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "games" / "sample-game-2002.realm"
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def last_turn_label(svg: str) -> str | None:
+    root = ET.fromstring(svg)
+    for el in root.iter():
+        if el.get("id") == "last-turn":
+            return el.get("data-turn")
+    return None
+
+
+def test_board_defaults_to_the_last_legal_turn_on_stdout(capsys):
+    code, out, err = run(capsys, "board", str(SAMPLE))
+    assert code == 0 and err == ""
+    root = ET.fromstring(out)
+    assert root.tag == NS + "svg"
+    assert last_turn_label(out) == "16w"
+    assert root.find(NS + "title").text == "Sample Game | White - Black: the position after 16w"
+
+
+def test_board_turn_and_output_file(tmp_path, capsys):
+    target = tmp_path / "board.svg"
+    code, out, err = run(capsys, "board", str(SAMPLE), "--turn", "11W", "-o", str(target))
+    assert code == 0 and out == "" and err == ""
+    svg = target.read_text(encoding="utf-8")
+    assert last_turn_label(svg) == "11w"
+    code, again, _ = run(capsys, "board", str(SAMPLE), "--turn", "11w")
+    assert again == svg  # same bytes to a file and to stdout
+
+
+def test_board_flip_and_size(capsys):
+    code, out, _ = run(capsys, "board", "--flip", "--size", "360", str(SAMPLE))
+    assert code == 0
+    root = ET.fromstring(out)
+    assert root.get("width") == "360"
+    a1 = next(el for el in root.iter() if el.get("id") == "sq-a1")
+    assert float(a1.get("x")) > 400 and float(a1.get("y")) < 40
+
+
+@pytest.mark.parametrize("label", ["40w", "0w", "xyz", "16b", ""])
+def test_a_turn_not_in_the_record_is_a_usage_error(label, capsys):
+    code, out, err = run(capsys, "board", str(SAMPLE), "--turn", label)
+    assert code == 2 and out == ""
+    assert "1w to 16w" in err
+    assert "Traceback" not in err
+
+
+def test_broken_record_draws_the_last_legal_position_and_exits_1(tmp_path, capsys):
+    bad = tmp_path / "bad.realm"
+    bad.write_text(SAMPLE.read_text().replace("Pd6d1(Be2)", "Pd6d2(Be2)"))
+    code, out, err = run(capsys, "board", str(bad))
+    assert code == 1
+    assert "7b" in err and "last legal turn" in err
+    assert last_turn_label(out) == "7w"
+    # an earlier, legal turn of the broken record can still be drawn; a later one cannot
+    code, out, err = run(capsys, "board", str(bad), "--turn", "3b")
+    assert code == 1 and last_turn_label(out) == "3b"
+    code, out, err = run(capsys, "board", str(bad), "--turn", "9w")
+    assert code == 2 and "1w to 7w" in err and out == ""
+
+
+def test_several_games_need_game(tmp_path, capsys):
+    two = tmp_path / "two.realm"
+    text = SAMPLE.read_text()
+    two.write_text(text + "\n" + text)
+    code, _, err = run(capsys, "board", str(two))
+    assert code == 2 and "--game" in err
+    code, out, _ = run(capsys, "board", str(two), "--game", "2", "--turn", "2b")
+    assert code == 0 and last_turn_label(out) == "2b"
+    code, _, err = run(capsys, "board", str(two), "--game", "3")
+    assert code == 2 and "no game 3" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["board"],
+        ["board", "/no/such/file.realm"],
+        ["board", str(SAMPLE), "--size", "0"],
+        ["board", str(SAMPLE), "--ruleset", "nonsense"],
+        ["board", str(SAMPLE), "-o", "/no/such/folder/board.svg"],
+    ],
+)
+def test_board_usage_errors_exit_2(args, capsys):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert "Traceback" not in err
+
+
+def test_board_has_help(capsys):
+    with pytest.raises(SystemExit) as exc:
+        _parser().parse_args(["board", "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert "usage: pbem board" in out and "--turn" in out
