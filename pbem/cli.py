@@ -85,6 +85,19 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("-o", "--output", metavar="OUT", help="write the SVG here (default: stdout)")
     b.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
     b.set_defaults(func=cmd_board)
+
+    a = sub.add_parser(
+        "archive",
+        help="build a static HTML archive of games",
+        description="Build a self-contained static site from record files and folders: an "
+        "index of every game (sortable, filterable) and a page per game with a board viewer. "
+        "Invalid records are published up to their last legal turn, with the error.",
+    )
+    a.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders")
+    a.add_argument("-o", "--output", required=True, metavar="SITE", help="the folder to write")
+    a.add_argument("--title", default="Realm games", help="the site's title")
+    a.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
+    a.set_defaults(func=cmd_archive)
     return p
 
 
@@ -283,6 +296,33 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return status
+
+
+# -- archive ------------------------------------------------------------------------------
+def cmd_archive(args: argparse.Namespace, out: TextIO) -> int:
+    from pbem.render.archive import build_archive
+
+    ruleset = _ruleset(args.ruleset)
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        raise UsageError(f"{missing[0]}: no such file or folder")
+    site = Path(args.output)
+    if site.exists() and not site.is_dir():
+        raise UsageError(f"{site} exists and is not a folder")
+    try:
+        summary = build_archive([Path(p) for p in args.paths], site, title=args.title,
+                                ruleset=ruleset)
+    except OSError as exc:
+        raise UsageError(f"cannot write the site to {site}: {exc.strerror or exc}") from None
+    if summary.games == 0:
+        raise UsageError(f"no record files (*.realm) in {', '.join(args.paths)}")
+    out.write(
+        f"wrote {site / 'index.html'}: {summary.games} games, {summary.valid} valid, "
+        f"{summary.invalid} invalid\n"
+    )
+    for line in summary.unreadable:
+        sys.stderr.write(f"pbem: {line}\n")
+    return EXIT_OK if summary.invalid == 0 and not summary.unreadable else EXIT_INVALID
 
 
 # -- entry point ------------------------------------------------------------------------

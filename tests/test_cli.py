@@ -141,7 +141,7 @@ def test_any_bytes_give_a_verdict_not_a_traceback(tmp_path, content):
 
 
 def test_every_command_has_help(capsys):
-    for command in ("validate", "replay"):
+    for command in ("validate", "replay", "board", "archive"):
         with pytest.raises(SystemExit) as exc:
             from pbem.cli import _parser
 
@@ -149,3 +149,33 @@ def test_every_command_has_help(capsys):
         assert exc.value.code == 0
         out = capsys.readouterr().out
         assert "usage: pbem " + command in out
+
+
+def test_archive_command(tmp_path, capsys):
+    site = tmp_path / "site"
+    code, out, _ = run(capsys, "archive", str(ROOT / "games"), "-o", str(site), "--title", "T")
+    assert code == 0
+    assert "2 games, 2 valid, 0 invalid" in out
+    assert (site / "index.html").is_file() and (site / "games" / "sample-game-2002.html").is_file()
+    assert "<title>T</title>" in (site / "index.html").read_text()
+
+
+def test_archive_with_an_invalid_record_exits_1_and_still_builds(tmp_path, capsys):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "bad.realm").write_text(SAMPLE.read_text().replace("Pi10i6", "Pi10i8"))
+    (tmp_path / "in" / "good.realm").write_text(SAMPLE.read_text())
+    code, out, _ = run(capsys, "archive", str(tmp_path / "in"), "-o", str(tmp_path / "site"))
+    assert code == 1 and "2 games, 1 valid, 1 invalid" in out
+    assert (tmp_path / "site" / "games" / "good.html").is_file()
+
+
+@pytest.mark.parametrize("bad", ["missing", "file"])
+def test_archive_usage_errors(tmp_path, capsys, bad):
+    target = tmp_path / "out"
+    if bad == "file":
+        target.write_text("x")
+        args = ["archive", str(ROOT / "games"), "-o", str(target)]
+    else:
+        args = ["archive", str(tmp_path / "nope"), "-o", str(target)]
+    code, _, err = run(capsys, *args)
+    assert code == 2 and "pbem:" in err and "Traceback" not in err

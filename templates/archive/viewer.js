@@ -6,6 +6,9 @@
   var CELL = 40, MARGIN = 24, SIZE = 12;
   var frames = JSON.parse(document.getElementById("frames").textContent);
   var board = document.getElementById("board");
+  // the colours of pbem/render/board_svg.py, so the viewer looks like the SVG boards
+  var NEUTRAL = "#f6f4ee", WHITE_TINT = "#f5e2a0", BLACK_TINT = "#c3cfe0", HATCH = "#7f91ab";
+  var ACCENT = "#d9480f", INK = "#222222";
   var current = 0, flipped = false;
 
   function el(name, attrs, parent) {
@@ -30,7 +33,7 @@
   function drawPiece(g, ch, sq) {
     var p = xy(sq), cx = p[0] + CELL / 2, cy = p[1] + CELL / 2;
     var white = ch === ch.toUpperCase();
-    var fill = white ? "#ffffff" : "#222222", stroke = white ? "#222222" : "#f0f0f0";
+    var fill = white ? "#ffffff" : INK, stroke = white ? INK : "#f0f0f0";
     var c = ch.toUpperCase();
     var common = {fill: fill, stroke: stroke, "stroke-width": 2, "class": "piece " + (white ? "white" : "black")};
     if (c === "B") {
@@ -46,9 +49,9 @@
       common.transform = "rotate(" + angle + " " + cx + " " + cy + ")";
       common["data-piece"] = c === "U" ? "immobilised" : "enforcer";
       el("polygon", common, g);
-      if (c === "U") {  // immobilised: a bar across, not colour alone
-        el("line", {x1: cx - 15, y1: cy + 2, x2: cx + 15, y2: cy + 2, stroke: "#c00000",
-                    "stroke-width": 4, "class": "immobilised-mark"}, g);
+      if (c === "U") {  // immobilised: standing on a bar (by shape, not colour alone)
+        el("rect", {x: cx - 13, y: cy + 12, width: 26, height: 4, fill: fill, stroke: stroke,
+                    "stroke-width": 1.5, "class": "immobilised-mark"}, g);
       }
     }
   }
@@ -59,11 +62,15 @@
     var defs = el("defs", {}, board);
     var m = el("marker", {id: "arrowhead", markerWidth: 8, markerHeight: 8, refX: 6, refY: 4,
                           orient: "auto"}, defs);
-    el("path", {d: "M0,0 L8,4 L0,8 z", fill: "#d06000"}, m);
+    el("path", {d: "M0,0 L8,4 L0,8 z", fill: ACCENT}, m);
+    var hatch = el("pattern", {id: "hatch-black", width: 8, height: 8,
+                               patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)"}, defs);
+    el("rect", {x: 0, y: 0, width: 8, height: 8, fill: BLACK_TINT}, hatch);
+    el("line", {x1: 0, y1: 0, x2: 0, y2: 8, stroke: HATCH, "stroke-width": 2}, hatch);
     var g = el("g", {"class": "squares"}, board);
     for (var sq = 0; sq < SIZE * SIZE; sq++) {
-      var p = xy(sq), center = f.b.charAt(realmCenter(sq)), tint = "#f4efe1";
-      if (center === "B") { tint = "#e3ecfa"; } else if (center === "b") { tint = "#f6dede"; }
+      var p = xy(sq), center = f.b.charAt(realmCenter(sq)), tint = NEUTRAL;
+      if (center === "B") { tint = WHITE_TINT; } else if (center === "b") { tint = "url(#hatch-black)"; }
       el("rect", {x: p[0], y: p[1], width: CELL, height: CELL, fill: tint, stroke: "#b9b0a0",
                   "stroke-width": 0.5, "class": "square"}, g);
       if (isCenter(sq)) {
@@ -91,13 +98,13 @@
     }
     (f.m || []).forEach(function (s) {
       var q = xy(s);
-      el("circle", {cx: q[0] + CELL / 2, cy: q[1] + CELL / 2, r: 18, fill: "none", stroke: "#d06000",
+      el("circle", {cx: q[0] + CELL / 2, cy: q[1] + CELL / 2, r: 18, fill: "none", stroke: ACCENT,
                     "stroke-width": 3, "stroke-dasharray": "4 3", "class": "event-mark"}, board);
     });
     if (f.f !== undefined) {
       var a = xy(f.f), b = xy(f.to);
       el("line", {x1: a[0] + CELL / 2, y1: a[1] + CELL / 2, x2: b[0] + CELL / 2, y2: b[1] + CELL / 2,
-                  stroke: "#d06000", "stroke-width": 3, "marker-end": "url(#arrowhead)",
+                  stroke: ACCENT, "stroke-width": 3, "marker-end": "url(#arrowhead)",
                   "class": "arrow"}, board);
     }
     document.getElementById("caption").textContent = f.c;
