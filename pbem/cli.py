@@ -17,7 +17,7 @@ from typing import TextIO
 from pbem import __version__
 from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, EXIT_USAGE, PbemError
 from pbem.records.interchange import position_to_json, report_to_json
-from pbem.records.reader import find_records, read_file
+from pbem.records.reader import GameSource, find_records, read_file
 from pbem.records.validate import GameReport, validate_source
 from pbem.render.text_board import render_text
 from pbem.rules.realm.ruleset import Ruleset, load_ruleset
@@ -191,8 +191,8 @@ def _caret(report: GameReport, line: int, column: int, action: str | None) -> st
 
 
 # -- replay ------------------------------------------------------------------------------
-def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
-    ruleset = _ruleset(args.ruleset)
+def _games_of(args: argparse.Namespace) -> list[GameSource]:
+    """The games of ``args.file``, or only the one ``--game N`` names."""
     path = Path(args.file)
     if not path.is_file():
         raise UsageError(f"{args.file}: no such file")
@@ -200,24 +200,34 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         sources = list(read_file(path))
     except PbemError as exc:
         raise UsageError(str(exc)) from None
-    if args.game is not None:
-        if not 1 <= args.game <= len(sources):
-            raise UsageError(
-                f"{args.file} holds {len(sources)} game(s); there is no game {args.game}"
-            )
-        sources = [sources[args.game - 1]]
+    if args.game is None:
+        return sources
+    if not 1 <= args.game <= len(sources):
+        raise UsageError(f"{args.file} holds {len(sources)} game(s); there is no game {args.game}")
+    return [sources[args.game - 1]]
+
+
+def _report_invalid(report: GameReport, shown: str) -> int:
+    """Say on stderr why a record breaks; the exit status for it."""
+    if report.valid:
+        return EXIT_OK
+    e = report.error
+    assert e is not None
+    loc = f"{report.path}:{e.span.line}:{e.span.column}" if e.span else report.path
+    sys.stderr.write(
+        f"{loc}: {e.turn + ': ' if e.turn else ''}{e.message} "
+        f"(showing the position after {shown})\n"
+    )
+    return EXIT_INVALID
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = _ruleset(args.ruleset)
+    sources = _games_of(args)
     status = EXIT_OK
     for source in sources:
         report = validate_source(source, default_ruleset=ruleset)
-        if not report.valid:
-            status = EXIT_INVALID
-            e = report.error
-            assert e is not None
-            loc = f"{report.path}:{e.span.line}:{e.span.column}" if e.span else report.path
-            sys.stderr.write(
-                f"{loc}: {e.turn + ': ' if e.turn else ''}{e.message} "
-                "(showing the position after the last legal turn)\n"
-            )
+        status = max(status, _report_invalid(report, "the last legal turn"))
         final = report.final
         if args.json:
             out.write(json.dumps(position_to_json(final) if final else None) + "\n")
@@ -236,30 +246,15 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.render.board_svg import render_svg
 
     ruleset = _ruleset(args.ruleset)
-    path = Path(args.file)
-    if not path.is_file():
-        raise UsageError(f"{args.file}: no such file")
     if args.size is not None and args.size <= 0:
         raise UsageError(f"--size must be a positive number of pixels, not {args.size}")
-    try:
-        sources = list(read_file(path))
-    except PbemError as exc:
-        raise UsageError(str(exc)) from None
-    if args.game is not None:
-        if not 1 <= args.game <= len(sources):
-            raise UsageError(
-                f"{args.file} holds {len(sources)} game(s); there is no game {args.game}"
-            )
-        source = sources[args.game - 1]
-    elif len(sources) == 1:
-        source = sources[0]
-    else:
+    sources = _games_of(args)
+    if len(sources) > 1:
         raise UsageError(
             f"{args.file} holds {len(sources)} games; choose one with --game 1..{len(sources)}"
         )
-    report = validate_source(source, default_ruleset=ruleset)
+    report = validate_source(sources[0], default_ruleset=ruleset)
     turns = report.replay.turns
-    status = EXIT_OK
     if args.turn is not None:
         label = args.turn.strip().lower()
         last = next((t for t in turns if t.label == label), None)
@@ -273,16 +268,8 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     else:
         last = turns[-1] if turns else None
         position = report.final
-    if not report.valid:
-        status = EXIT_INVALID
-        e = report.error
-        assert e is not None
-        loc = f"{report.path}:{e.span.line}:{e.span.column}" if e.span else report.path
-        shown = "the chosen turn" if args.turn is not None else "the last legal turn"
-        sys.stderr.write(
-            f"{loc}: {e.turn + ': ' if e.turn else ''}{e.message} "
-            f"(showing the position after {shown})\n"
-        )
+    shown = "the chosen turn" if args.turn is not None else "the last legal turn"
+    status = _report_invalid(report, shown)
     if position is None:
         return status
     title = report.title()
