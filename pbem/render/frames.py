@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from pbem.notation.format import format_action
 from pbem.records.replay import PlayedTurn, Replay
+from pbem.render.narrate import describe_action, describe_end, describe_next
 from pbem.rules.pieces import Kind, Piece, Side
-from pbem.rules.realm.actions import GameEnded, Move
+from pbem.rules.realm.actions import Move
 from pbem.rules.realm.position import Board, Phase, Position
 from pbem.rules.realm.scoring import score
 
@@ -71,27 +72,17 @@ class Frame:
         return data
 
 
-def _status(position: Position) -> str:
-    s = score(position)
-    w, b = s.realms
-    text = f"Realms: White {w}, Black {b}"
-    if position.result is not None:
-        return text + f" - game over, {position.result}"
-    verb = "place" if position.phase is Phase.SETUP else "move"
-    return text + f" - {position.to_move.title} to {verb}"
+def _status(position: Position, last_side: Side | None) -> str:
+    w, b = score(position).realms
+    if position.phase is Phase.OVER:
+        return f"Realms: White {w}, Black {b}. {describe_end(position, last_side)}"
+    return f"Realms: White {w}, Black {b}. {describe_next(position)}."
 
 
 def _caption(turn: PlayedTurn, index: int) -> str:
+    """The turn, the action in notation, and the sentence the turn reports use."""
     r = turn.resolved[index]
-    side = turn.side.title
-    words = [e.describe() for e in r.events if not isinstance(e, GameEnded)]
-    text = f"{turn.label}: {side} {format_action(r.canonical())}"
-    if words:
-        text += " - " + "; ".join(words)
-    ended = [e for e in r.events if isinstance(e, GameEnded)]
-    if ended:
-        text += f" - the game ends, {ended[0].result}"
-    return text
+    return f"{turn.label}: {format_action(r.canonical())} - {describe_action(r, turn.side)}"
 
 
 def frames_of(replay: Replay) -> list[Frame]:
@@ -99,7 +90,9 @@ def frames_of(replay: Replay) -> list[Frame]:
     if replay.final is None:
         return []
     start = replay.turns[0].before if replay.turns else replay.final
-    frames = [Frame("start", 0, "", "Start", board_string(start.board), status=_status(start))]
+    frames = [
+        Frame("start", 0, "", "Start", board_string(start.board), status=_status(start, None))
+    ]
     for turn in replay.turns:
         for i, r in enumerate(turn.resolved):
             last = i + 1 == len(turn.resolved)
@@ -119,7 +112,7 @@ def frames_of(replay: Replay) -> list[Frame]:
                     frm,
                     to,
                     marks,
-                    _status(turn.after) if last else "",
+                    _status(turn.after, turn.side) if last else "",
                 )
             )
     return frames

@@ -64,7 +64,7 @@ def test_frames_step_through_every_action() -> None:
     assert f.notation == "Pi10i6(Bh5)" and "created a Base on h5" in f.caption
     assert (f.frm, f.to) == (parse_square("i10"), parse_square("i6"))
     assert f.marks == (parse_square("h5"),)
-    assert "game ends, 1-0" in frames[-1].caption
+    assert "game is over" in frames[-1].status and "1-0" in frames[-1].status
 
 
 def test_player_text_is_escaped(tmp_path: Path) -> None:
