@@ -7,6 +7,7 @@ input, 3 an internal error (reported in one line, never as a traceback).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -15,16 +16,20 @@ from pathlib import Path
 from typing import TextIO
 
 from pbem import __version__
-from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, EXIT_USAGE, PbemError
+from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, EXIT_USAGE, PbemError, UsageError
 from pbem.records.interchange import position_to_json, report_to_json
 from pbem.records.reader import GameSource, find_records, read_file
 from pbem.records.validate import GameReport, validate_source
 from pbem.render.text_board import render_text
 from pbem.rules.realm.ruleset import Ruleset, load_ruleset
 
-
-class UsageError(Exception):
-    """Bad arguments or input that cannot be read: exit 2."""
+#: modules that add commands: each has ``register(subparsers)``. They import their heavy
+#: parts inside the command functions, so that ``pbem validate`` starts fast.
+COMMAND_MODULES = (
+    "pbem.commands.moves",
+    "pbem.commands.generate",
+    "pbem.referee.commands",
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -98,6 +103,8 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--title", default="Realm games", help="the site's title")
     a.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
     a.set_defaults(func=cmd_archive)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
     return p
 
 

@@ -29,6 +29,10 @@ class Span:
         return f"{self.line}:{self.column}"
 
 
+class UsageError(Exception):
+    """Bad arguments, or input that cannot be read: the command exits 2."""
+
+
 class PbemError(Exception):
     """Base of every error the project raises on purpose."""
 
