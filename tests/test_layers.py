@@ -13,6 +13,8 @@ ALLOWED = {
     "notation": {"errors", "rules", "notation", "resources"},
     "records": {"errors", "rules", "notation", "records", "resources"},
     "render": {"errors", "rules", "notation", "records", "render", "resources"},
+    "referee": {"errors", "rules", "notation", "records", "render", "referee", "resources"},
+    "commands": {"errors", "rules", "notation", "records", "render", "commands", "resources"},
 }
 
 
