@@ -11,17 +11,18 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
 from pbem import __version__
 from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, EXIT_USAGE, PbemError, UsageError
-from pbem.records.interchange import position_to_json, report_to_json
+from pbem.records.interchange import position_to_json
 from pbem.records.reader import GameSource, find_records, read_file
+from pbem.records.rulesets import load_ruleset
 from pbem.records.validate import GameReport, validate_source
 from pbem.render.text_board import render_text
-from pbem.rules.realm.ruleset import Ruleset, load_ruleset
+from pbem.rules.realm.ruleset import Ruleset
 
 #: modules that add commands: each has ``register(subparsers)``. They import their heavy
 #: parts inside the command functions, so that ``pbem validate`` starts fast.
@@ -53,6 +54,22 @@ def _parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", help="list every warning under its game"
     )
     v.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
+    v.add_argument(
+        "-j", "--jobs", type=_jobs, metavar="N",
+        help="worker processes (default: every core; 1: no workers)",
+    )
+    v.add_argument(
+        "-q", "--quiet", action="store_true",
+        help="show only invalid games (and the summary)",
+    )
+    v.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="a progress bar on stderr (default: when stderr is a terminal)",
+    )
+    v.add_argument(
+        "--summary", action=argparse.BooleanOptionalAction, default=None,
+        help="closing counts on stderr (default: for more than one game, or with -q)",
+    )
     v.set_defaults(func=cmd_validate)
 
     r = sub.add_parser(
@@ -118,34 +135,71 @@ def _ruleset(name: str | None) -> Ruleset | None:
         raise UsageError(str(exc)) from None
 
 
-def _reports(paths: Sequence[str], strict: bool, ruleset: Ruleset | None) -> Iterator[GameReport]:
-    files = list(find_records([Path(p) for p in paths]))
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of jobs (1 or more)")
+    return n
+
+
+def _reports(paths: Sequence[str]) -> list[Path]:
+    """The record files to validate, in order; a usage error if there are none."""
     for p in paths:
         if not Path(p).exists():
             raise UsageError(f"{p}: no such file or folder")
+    files = list(find_records([Path(p) for p in paths]))
     if not files:
         raise UsageError(f"no record files (*.realm) in {', '.join(paths)}")
-    for path in files:
-        try:
-            sources = list(read_file(path))
-        except PbemError as exc:
-            raise UsageError(str(exc)) from None
-        for source in sources:
-            yield validate_source(source, strict=strict, default_ruleset=ruleset)
+    return files
 
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    """Stream every game's verdict to ``out`` in file order; progress and summary on stderr."""
+    import contextlib
+    import functools
+
+    from pbem.records.batch import (
+        BatchOptions,
+        Summary,
+        check_files,
+        format_json_line,
+        format_summary,
+        pool_size,
+    )
+    from pbem.render.progress import ProgressBar
+
     ruleset = _ruleset(args.ruleset)
-    status = EXIT_OK
-    for report in _reports(args.paths, args.strict, ruleset):
-        if not report.valid:
-            status = EXIT_INVALID
-        if args.json:
-            out.write(json.dumps(report_to_json(report), ensure_ascii=False) + "\n")
-        else:
-            out.write(describe_report(report, verbose=args.verbose))
-        out.flush()
-    return status
+    files = _reports(args.paths)
+    formatter = (format_json_line if args.json
+                 else functools.partial(describe_report, verbose=args.verbose))
+    options = BatchOptions(formatter, args.strict, ruleset, only_invalid=args.quiet)
+    err = sys.stderr
+    show_bar = args.progress if args.progress is not None else err.isatty()
+    bar = ProgressBar(err, len(files), enabled=show_bar)
+    out_is_terminal = show_bar and out.isatty()
+    summary = Summary()
+    try:
+        with contextlib.closing(check_files(files, options, jobs=args.jobs)) as results:
+            for result in results:
+                summary.add(result)
+                if result.text:
+                    if out_is_terminal:
+                        bar.clear()
+                    out.write(result.text)
+                    out.flush()
+                if result.problem:
+                    bar.clear()
+                    err.write("".join(f"pbem: {ln}\n" for ln in result.problem.splitlines()))
+                    err.flush()
+                bar.update(summary.files, summary.games)
+    finally:
+        bar.close()
+    if args.summary if args.summary is not None else (summary.games > 1 or args.quiet):
+        err.write(format_summary(summary, pool_size(len(files), args.jobs)))
+    return summary.status
 
 
 def describe_report(report: GameReport, *, verbose: bool = False) -> str:

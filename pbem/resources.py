@@ -1,7 +1,8 @@
 """Where the grammar and templates are: inside the installed package, or in the checkout.
 
 The wheel maps the checkout's top-level ``grammar/`` and ``templates/`` to
-``pbem/grammar`` and ``pbem/templates``; a checkout run (``python -m pbem``
+``pbem/grammar`` and ``pbem/templates`` (and the ruleset presets in ``games/`` to
+``pbem/games``); a checkout run (``python -m pbem``
 without installing) finds them beside the ``pbem`` folder.
 """
 
@@ -25,3 +26,8 @@ def grammar_path() -> Path:
 
 def templates_dir() -> Path:
     return _data_dir("templates")
+
+
+def presets_dir() -> Path:
+    """The ruleset presets (``*.yaml``), kept beside the bundled games."""
+    return _data_dir("games")

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from pbem.errors import Diagnostic, PbemError, RuleError, RulesetError, Span
+from pbem.errors import Diagnostic, PbemError, RuleError, Span
 from pbem.notation.format import format_action
 from pbem.notation.resolve import (
     Resolved,
@@ -34,9 +35,10 @@ from pbem.notation.syntax import (
     ResultText,
     TurnText,
 )
+from pbem.records.rulesets import load_ruleset
 from pbem.rules.pieces import Side
 from pbem.rules.realm.position import Phase, Position, initial_position
-from pbem.rules.realm.ruleset import Ruleset, load_ruleset
+from pbem.rules.realm.ruleset import FEATURED, Ruleset
 from pbem.rules.realm.turns import begin_turn, finish_turn
 
 KNOWN_HEADERS = ("game", "ruleset", "white", "black", "event", "site", "date", "source", "result")
@@ -100,25 +102,27 @@ class _Stop(Exception):
     """Ends the walk at the first error."""
 
 
-def ruleset_of(headers: dict[str, Any], default: Ruleset | None = None) -> Ruleset:
+def ruleset_of(
+    headers: dict[str, Any], default: Ruleset | None = None, base: Path | None = None
+) -> Ruleset:
+    """The front matter's ruleset (a preset, a file, or a mapping), else ``default``."""
     spec = headers.get("ruleset")
     if spec is None:
-        return default or load_ruleset("featured")
-    if isinstance(spec, str):
-        return load_ruleset(spec.strip())
-    raise RulesetError(
-        "the ruleset must be named by a preset (featured); options come with the variations",
-        code="ruleset.form",
-    )
+        return default or FEATURED
+    return load_ruleset(spec, base=base)
 
 
 def replay_game(
-    game: GameText, *, strict: bool = False, default_ruleset: Ruleset | None = None
+    game: GameText,
+    *,
+    strict: bool = False,
+    default_ruleset: Ruleset | None = None,
+    base: Path | None = None,
 ) -> Replay:
     """Play ``game`` through the rules as far as it is legal."""
     replay = Replay(headers=dict(game.headers), ruleset=None)
     try:
-        replay.ruleset = ruleset_of(game.headers, default_ruleset)
+        replay.ruleset = ruleset_of(game.headers, default_ruleset, base)
     except PbemError as exc:
         replay.error = GameError(exc.message, exc.code, game.header_span)
         return replay
@@ -205,7 +209,7 @@ class _Walker:
 
     def expected(self) -> tuple[int, Side]:
         pos = self.position
-        return pos.ply // 2 + 1, Side(pos.ply % 2)
+        return pos.turn_number(), pos.to_move
 
     def entry(self, entry: EntryText) -> None:
         number, side = self.expected()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from pbem.errors import PbemError, Span
 from pbem.notation.parse import parse_game
@@ -50,7 +51,9 @@ def validate_source(
     source: GameSource, *, strict: bool = False, default_ruleset: Ruleset | None = None
 ) -> GameReport:
     if source.game is not None:
-        replay = replay_game(source.game, strict=strict, default_ruleset=default_ruleset)
+        replay = replay_game(
+            source.game, strict=strict, default_ruleset=default_ruleset, base=_folder(source)
+        )
         for w in reversed(source.warnings):
             replay.warnings.insert(0, w)
         if strict and source.warnings and replay.error is None:
@@ -73,7 +76,9 @@ def _replay_prefix(
         if starts:
             try:
                 prefix = parse_game(source.text[: starts[-1]], line_offset=source.first_line - 1)
-                replay = replay_game(prefix, strict=strict, default_ruleset=default_ruleset)
+                replay = replay_game(
+                    prefix, strict=strict, default_ruleset=default_ruleset, base=_folder(source)
+                )
             except PbemError:
                 replay = None
     if replay is None:
@@ -81,10 +86,14 @@ def _replay_prefix(
     if replay.error is None:
         turn = None
         if replay.final is not None:
-            pos = replay.final
-            turn = f"{pos.ply // 2 + 1}{'wb'[pos.ply % 2]}"
+            turn = replay.final.turn_label()
         replay.error = GameError(error.message, error.code, error.span, turn, None)
     return replay
+
+
+def _folder(source: GameSource) -> Path | None:
+    """Where a record's own ruleset file would be."""
+    return None if source.path.startswith("<") else Path(source.path).parent
 
 
 def _offset(text: str, span: Span, first_line: int) -> int | None:

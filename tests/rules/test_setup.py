@@ -111,7 +111,7 @@ def test_restriction_ignores_the_opponents_bases():
 def test_restriction_lapses_when_no_vacant_center_satisfies_it():
     """'Where no vacant Center satisfies this (possible only with 4 set-up Bases), it lapses
     for that placement'. White's b2, e5, h8 leave only k11, which Black has taken."""
-    rs = Ruleset(setup_bases=4)
+    rs = Ruleset(setup_bases=4, powers=4)
     position = place(initial_position(rs), "Bb2 Bk11 Be5 Bb5 Bh8 Be2")
     vacant = [r for r in range(16) if position.board[CENTER[r]] is None]
     assert len(vacant) == 10
@@ -126,7 +126,7 @@ def test_restriction_lapses_when_no_vacant_center_satisfies_it():
 
 def test_restriction_holds_with_four_bases_while_a_center_satisfies_it():
     """The restriction holds 'for as long as possible': k11 is still free, so b8 is barred."""
-    rs = Ruleset(setup_bases=4)
+    rs = Ruleset(setup_bases=4, powers=4)
     position = place(initial_position(rs), "Bb2 Bh2 Be5 Bk5 Bh8 Bb11")
     exc = refused(position, "Bb8")
     assert exc.code == "setup.row-column"

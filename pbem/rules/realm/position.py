@@ -46,6 +46,21 @@ class Position:
     #: why the game ended: "bases" (all Bases created) or "no-legal-turn"
     end: str | None = None
 
+    # -- the record's numbering ----------------------------------------------
+    def turn_number(self) -> int:
+        """The record's entry number of the turn to be played now.
+
+        Set-up placements are numbered like turns, White first; where Black moves
+        first after set-up (a variation), Black's first turn opens the next entry
+        as ``7...`` and every later entry still starts with White.
+        """
+        shift = 1 if self.ruleset.second_player_first and self.phase is not Phase.SETUP else 0
+        return (self.ply + shift) // 2 + 1
+
+    def turn_label(self) -> str:
+        """``11w``: the entry number and side of the turn to be played now."""
+        return f"{self.turn_number()}{self.to_move.letter}"
+
     # -- supplies -------------------------------------------------------------
     def bases_in_supply(self, side: Side) -> int:
         return self.ruleset.bases - self.bases_created[side]

@@ -1,0 +1,150 @@
+"""Rulesets by name, file or mapping: the presets in ``games/*.yaml`` and options on top.
+
+A record's front matter may say ``ruleset: original``, name a YAML file, or give a
+mapping (``{preset: original, checkpoint: true}``); ``pbem validate --ruleset`` takes
+a name or a file. Every mistake is a RulesetError naming the option, the value and
+what is allowed.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pbem.errors import RulesetError
+from pbem.resources import presets_dir
+from pbem.rules.realm.ruleset import (
+    FEATURED,
+    OPTION_HELP,
+    OPTIONS,
+    Ruleset,
+    check_option_names,
+)
+
+#: keys of a ruleset mapping that are not options
+_EXTRA_KEYS = ("preset", "description")
+_MAX_DEPTH = 8
+
+
+def preset_paths() -> dict[str, Path]:
+    """Every preset by name, from the YAML files beside the bundled games."""
+    folder = presets_dir()
+    return {p.stem: p for p in sorted(folder.glob("*.yaml"))} if folder.is_dir() else {}
+
+
+def preset_names() -> list[str]:
+    return list(preset_paths())
+
+
+def load_ruleset(spec: str | Mapping[str, Any] | None, *, base: Path | None = None) -> Ruleset:
+    """The ruleset ``spec`` names: a preset, a YAML file, or a mapping of options.
+
+    ``base`` is the folder relative file names are looked up in (a record's own
+    folder), besides the current directory.
+    """
+    return _load(spec, base, 0)
+
+
+def _load(spec: Any, base: Path | None, depth: int) -> Ruleset:
+    if depth > _MAX_DEPTH:
+        raise RulesetError(
+            "rulesets name each other in a circle (preset within preset)",
+            code="ruleset.cycle",
+        )
+    if spec is None:
+        return FEATURED
+    if isinstance(spec, Ruleset):
+        return spec
+    if isinstance(spec, Mapping):
+        return _from_mapping(spec, base, depth, where="the ruleset mapping")
+    if not isinstance(spec, str):
+        raise RulesetError(
+            f"a ruleset is a preset name, a YAML file or a mapping of options, not {spec!r}",
+            code="ruleset.form",
+        )
+    name = spec.strip()
+    presets = preset_paths()
+    if name in presets:
+        return _preset(str(presets[name]), depth)
+    path = _find_file(name, base)
+    if path is not None:
+        return _preset(str(path), depth)
+    known = ", ".join(presets) or "none found"
+    raise RulesetError(
+        f"unknown ruleset {name!r}: not a preset ({known}) and not a ruleset file",
+        code="ruleset.unknown",
+    )
+
+
+def _find_file(name: str, base: Path | None) -> Path | None:
+    if not name.endswith((".yaml", ".yml")):
+        return None
+    candidates = [Path(name)]
+    if base is not None and not Path(name).is_absolute():
+        candidates.insert(0, base / name)
+    return next((p for p in candidates if p.is_file()), None)
+
+
+@functools.lru_cache(maxsize=64)
+def _preset(path: str, depth: int) -> Ruleset:
+    """A preset file, read once per process (archives validate thousands of games)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesetError(
+            f"cannot read the ruleset file {path}: {exc}", code="ruleset.file"
+        ) from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        raise RulesetError(
+            f"the ruleset file {path} is not valid YAML{where}", code="ruleset.file"
+        ) from None
+    if not isinstance(data, Mapping):
+        raise RulesetError(
+            f"the ruleset file {path} must hold a mapping of options", code="ruleset.file"
+        )
+    data = dict(data)
+    data.setdefault("name", Path(path).stem)
+    return _from_mapping(data, Path(path).parent, depth + 1, where=f"the ruleset file {path}")
+
+
+def _from_mapping(data: Mapping[str, Any], base: Path | None, depth: int, where: str) -> Ruleset:
+    bad = [k for k in data if not isinstance(k, str)]
+    if bad:
+        raise RulesetError(f"{where}: option names are words, not {bad[0]!r}", code="ruleset.form")
+    options = {k: v for k, v in data.items() if k not in _EXTRA_KEYS}
+    try:
+        check_option_names(options)
+    except RulesetError as exc:
+        raise RulesetError(
+            f"{where}: {exc.message} (and 'preset', 'description')", code=exc.code
+        ) from None
+    preset = data.get("preset")
+    parent = _load(preset, base, depth + 1) if preset is not None else FEATURED
+    if "name" not in options:
+        changed = {k: v for k, v in options.items() if getattr(parent, k) != v}
+        return parent.with_options(changed) if changed else parent
+    return parent.with_options(options)
+
+
+def describe_ruleset(ruleset: Ruleset) -> list[str]:
+    """The rules in force: the name, then each option that differs from the Featured Game."""
+    diffs = ruleset.differences()
+    head = f"{ruleset.name}: the Featured Game" + (", except:" if diffs else "")
+    return [head, *(f"  {o}: {_value_words(v)} ({OPTION_HELP[o]})" for o, v in diffs.items())]
+
+
+def _value_words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+__all__ = ["OPTIONS", "describe_ruleset", "load_ruleset", "preset_names", "preset_paths"]
