@@ -25,6 +25,7 @@ from pbem.notation.syntax import (
     PlacementText,
     RearrangementText,
     ResultText,
+    SacrificeText,
     TurnText,
 )
 
@@ -48,7 +49,12 @@ def format_action(a: ActionText) -> str:
             text += "(" + ",".join(format_event(e) for e in a.events) + ")"
         return text
     if isinstance(a, RearrangementText):
-        return f"R{a.realm.text}(" + ",".join(format_item(i) for i in a.items) + ")"
+        text = f"R{a.realm.text}(" + ",".join(format_item(i) for i in a.items)
+        if a.opponent:
+            text += ";" + ",".join(format_item(i) for i in a.opponent)
+        return text + ")"
+    if isinstance(a, SacrificeText):
+        return f"S{a.power.text}(E{a.enforcer.text}{a.facing})"
     assert isinstance(a, PassText)
     return "pass"
 

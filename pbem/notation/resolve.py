@@ -28,6 +28,7 @@ from pbem.notation.syntax import (
     PassText,
     PlacementText,
     RearrangementText,
+    SacrificeText,
     SquareText,
 )
 from pbem.notation.write import action_text
@@ -46,10 +47,17 @@ from pbem.rules.realm.actions import (
     Pass,
     Placement,
     Rearrangement,
+    Sacrifice,
 )
 from pbem.rules.realm.position import Board, Position
 from pbem.rules.realm.setup import apply_placement
-from pbem.rules.realm.turns import TurnState, apply_move, apply_pass, apply_rearrangement
+from pbem.rules.realm.turns import (
+    TurnState,
+    apply_move,
+    apply_pass,
+    apply_rearrangement,
+    apply_sacrifice,
+)
 
 _OTHER = {"i": "l", "l": "i"}
 _FACING = {"N": Direction.N, "E": Direction.E, "S": Direction.S, "W": Direction.W}
@@ -99,7 +107,9 @@ def _squares_of(text: ActionText) -> list[SquareText]:
     if isinstance(text, MoveText):
         return [text.frm, text.to, *(e.square for e in text.events or ())]
     if isinstance(text, RearrangementText):
-        return [text.realm, *(i.square for i in text.items)]
+        return [text.realm, *(i.square for i in (*text.items, *text.opponent))]
+    if isinstance(text, SacrificeText):
+        return [text.power, text.enforcer]
     return []
 
 
@@ -120,7 +130,10 @@ def _respell(text: ActionText, names: Iterator[str]) -> Any:
     if isinstance(text, RearrangementText):
         realm = sq(text.realm)
         items = tuple(replace(i, square=sq(i.square)) for i in text.items)
-        return replace(text, realm=realm, items=items)
+        theirs = tuple(replace(i, square=sq(i.square)) for i in text.opponent)
+        return replace(text, realm=realm, items=items, opponent=theirs)
+    if isinstance(text, SacrificeText):
+        return replace(text, power=sq(text.power), enforcer=sq(text.enforcer))
     return text
 
 
@@ -220,9 +233,12 @@ def resolve_rearrangement(position: Position, text: RearrangementText) -> tuple[
                 "rearrange.realm-name",
                 f"a Rearrangement names its Realm by the Center: {names[0]} is not a Center",
             )
+        owners = [side] * len(text.items) + [side.other] * len(text.opponent)
         placements = tuple(
-            (_sq(name), _item_piece(item, side))
-            for name, item in zip(names[1:], text.items, strict=True)
+            (_sq(name), _item_piece(item, owner))
+            for name, item, owner in zip(
+                names[1:], (*text.items, *text.opponent), owners, strict=True
+            )
         )
         action = Rearrangement(REALM_OF[center], placements)
         after, events = apply_rearrangement(position, action)
@@ -240,6 +256,21 @@ def _item_piece(item: ItemText, side: Any) -> Piece:
 def resolve_pass(position: Position, text: PassText) -> tuple[Position, Resolved]:
     after, events = apply_pass(position)
     return after, Resolved(Pass(), tuple(events), position.board)
+
+
+def resolve_sacrifice(state: TurnState, text: SacrificeText) -> tuple[TurnState, Resolved]:
+    def attempt(names: list[str]) -> tuple[TurnState, Resolved]:
+        if text.facing == "U":
+            raise RuleError(
+                "sacrifice.facing",
+                "a remobilised Enforcer points North, East, South or West (U is for an "
+                "immobilised one)",
+            )
+        action = Sacrifice(_sq(names[0]), _sq(names[1]), _FACING[text.facing])
+        after, events = apply_sacrifice(state, action)
+        return after, Resolved(action, tuple(events), state.position.board)
+
+    return resolve_with_repairs(text, attempt)
 
 
 # -- moves and their annotations ---------------------------------------------------------

@@ -72,10 +72,22 @@ class ItemText:
 
 @dataclass(frozen=True, slots=True)
 class RearrangementText:
-    """``Rh5(Pg4,Pi6,Eg6N,Ei4U)``."""
+    """``Rh5(Pg4,Pi6,Eg6N,Ei4U)``; with the opponent's pieces after a semicolon,
+    ``Rh5(Pg4,Eg6N;Pi6,Ei4U)``, where the ruleset allows moving them."""
 
     realm: SquareText
     items: tuple[ItemText, ...]
+    span: Span = _span()
+    opponent: tuple[ItemText, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SacrificeText:
+    """``Sg4(Eh4E)``: the Power on g4 is sacrificed and the Enforcer on h4 points East."""
+
+    power: SquareText
+    enforcer: SquareText
+    facing: str
     span: Span = _span()
 
 
@@ -84,7 +96,7 @@ class PassText:
     span: Span = _span()
 
 
-ActionText = PlacementText | MoveText | RearrangementText | PassText
+ActionText = PlacementText | MoveText | RearrangementText | PassText | SacrificeText
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from pbem.notation.syntax import (
     PlacementText,
     RearrangementText,
     ResultText,
+    SacrificeText,
     SquareText,
     TurnText,
 )
@@ -33,7 +34,7 @@ from pbem.notation.syntax import (
 SQUARE_PATTERN = r"(?:[a-lA-L1](?:1[0-2]|[1-9])|[a-lACDF-L1][lI][0-2]?)(?![0-9])"
 _SQ = SQUARE_PATTERN
 _MOVE = re.compile(rf"([PE])({_SQ})({_SQ})")
-_AT = re.compile(rf"([BPER]|x[BE])({_SQ})([NESWU]?)")
+_AT = re.compile(rf"([BPERS]|x[BE])({_SQ})([NESWU]?)")
 
 try:  # the C loader is several times faster where libyaml is present
     _YamlLoader: Any = yaml.CSafeLoader
@@ -103,8 +104,25 @@ class ToSyntax(Transformer):
     def rearrangement(self, c: list[Any]) -> RearrangementText:
         tok = c[0]
         m = self._split(tok, _AT)
-        items = tuple(i for i in c if isinstance(i, ItemText))
-        return RearrangementText(self._sq_in(tok, m, 2), items, self._span(tok))
+        own: list[ItemText] = []
+        theirs: list[ItemText] = []
+        into = own
+        for x in c[1:]:
+            if isinstance(x, ItemText):
+                into.append(x)
+            elif isinstance(x, Token) and x.type == "SEMICOLON":
+                into = theirs
+        return RearrangementText(
+            self._sq_in(tok, m, 2), tuple(own), self._span(tok), tuple(theirs)
+        )
+
+    def sacrifice(self, c: list[Token]) -> SacrificeText:
+        tok, ev = c[0], c[2]
+        m = self._split(tok, _AT)
+        e = self._split(ev, _AT)
+        return SacrificeText(
+            self._sq_in(tok, m, 2), self._sq_in(ev, e, 2), e.group(3), self._span(tok)
+        )
 
     def item(self, c: list[Token]) -> ItemText:
         tok = c[0]

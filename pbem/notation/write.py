@@ -19,11 +19,12 @@ from pbem.notation.syntax import (
     PlacementText,
     RearrangementText,
     ResultText,
+    SacrificeText,
     SquareText,
     TurnText,
 )
 from pbem.rules.geometry import CENTER, square_name
-from pbem.rules.pieces import Side
+from pbem.rules.pieces import Piece, Side
 from pbem.rules.realm.actions import (
     Action,
     BaseCaptured,
@@ -35,6 +36,7 @@ from pbem.rules.realm.actions import (
     Pass,
     Placement,
     Rearrangement,
+    Sacrifice,
 )
 from pbem.rules.realm.position import Board
 
@@ -65,17 +67,19 @@ def action_text(action: Action, events: Sequence[Event], board: Board) -> Action
         written = tuple(e for e in (event_text(ev) for ev in events) if e is not None)
         return MoveText(piece.kind.value, _sq(action.frm), _sq(action.to), written or None)
     if isinstance(action, Rearrangement):
-        items = tuple(
-            ItemText(
-                p.kind.value,
-                _sq(s),
-                None if p.kind.value == "P" else (p.facing.letter if p.facing is not None else "U"),
-            )
-            for s, p in action.placements
-        )
-        return RearrangementText(_sq(CENTER[action.realm]), items)
+        mover = action.placements[0][1].side  # the mover's own pieces come first
+        own = tuple(_item(s, p) for s, p in action.placements if p.side is mover)
+        theirs = tuple(_item(s, p) for s, p in action.placements if p.side is not mover)
+        return RearrangementText(_sq(CENTER[action.realm]), own, opponent=theirs)
+    if isinstance(action, Sacrifice):
+        return SacrificeText(_sq(action.power), _sq(action.enforcer), action.facing.letter)
     assert isinstance(action, Pass)
     return PassText()
+
+
+def _item(s: int, p: Piece) -> ItemText:
+    facing = None if p.kind.value == "P" else (p.facing.letter if p.facing is not None else "U")
+    return ItemText(p.kind.value, _sq(s), facing)
 
 
 def game_text(

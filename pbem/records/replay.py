@@ -21,6 +21,7 @@ from pbem.notation.resolve import (
     resolve_pass,
     resolve_placement,
     resolve_rearrangement,
+    resolve_sacrifice,
 )
 from pbem.notation.syntax import (
     ActionText,
@@ -33,6 +34,7 @@ from pbem.notation.syntax import (
     PlacementText,
     RearrangementText,
     ResultText,
+    SacrificeText,
     TurnText,
 )
 from pbem.records.rulesets import load_ruleset
@@ -268,26 +270,30 @@ class _Walker:
         current: ActionText | None = None
         try:
             actions = turn.actions
-            if len(actions) > 1 and not all(isinstance(a, MoveText) for a in actions):
-                current = actions[1]
+            moving = (MoveText, SacrificeText)
+            if len(actions) > 1 and not all(isinstance(a, moving) for a in actions):
+                current = next(a for a in actions[1:] if not isinstance(a, moving))
                 raise RuleError(
                     "turn.single",
                     "a set-up placement, a Rearrangement or a pass is the whole turn: "
                     "nothing else may be joined to it with a comma",
                 )
             first = turn.actions[0]
-            if isinstance(first, MoveText):
+            if isinstance(first, moving):
                 state = begin_turn(before)
                 for action in turn.actions:
                     current = action
-                    assert isinstance(action, MoveText)
                     if state.over:
                         raise RuleError(
                             "turn.game-over",
                             f"the game ended the moment {side.title} created its last Base: "
                             "nothing more is played, not even the rest of the turn",
                         )
-                    state, r = resolve_move(state, action)
+                    if isinstance(action, SacrificeText):
+                        state, r = resolve_sacrifice(state, action)
+                    else:
+                        assert isinstance(action, MoveText)
+                        state, r = resolve_move(state, action)
                     resolved.append(r)
                 after = finish_turn(state)
             else:

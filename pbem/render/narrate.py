@@ -19,12 +19,15 @@ from pbem.rules.realm.actions import (
     BaseCreated,
     EnforcerCreated,
     EnforcerImmobilised,
+    EnforcerRemobilised,
     Event,
     GameEnded,
     Move,
     Pass,
     Placement,
+    PowerSacrificed,
     Rearrangement,
+    Sacrifice,
     direction_word,
 )
 from pbem.rules.realm.position import Phase, Position
@@ -73,6 +76,13 @@ def describe_event(event: Event, *, others: Sequence[Event] = ()) -> str:
             enemy = any(isinstance(e, EnforcerImmobilised) and not e.own for e in others)
             return "was immobilised itself" if enemy else "was immobilised"
         return f"immobilised {event.side.title}'s Enforcer on {square_name(event.square)}"
+    if isinstance(event, PowerSacrificed):
+        return f"sacrificed the Power on {square_name(event.square)}"
+    if isinstance(event, EnforcerRemobilised):
+        return (
+            f"remobilised the Enforcer on {square_name(event.square)} "
+            f"pointing {direction_word(event.facing)}"
+        )
     assert isinstance(event, GameEnded)
     return f"ended the game ({event.result})"
 
@@ -93,9 +103,18 @@ def describe_action(resolved: Resolved, side: Side) -> str:
         words = [describe_event(e, others=events) for e in events]
         return f"{who}'s {kind} from {frm} to {to} {join_words(words)}"
     if isinstance(action, Rearrangement):
-        pieces = [piece_on(p, s) for s, p in action.placements]
+        own = [piece_on(p, s) for s, p in action.placements if p.side is side]
+        theirs = [piece_on(p, s) for s, p in action.placements if p.side is not side]
         text = f"{who} rearranged the {realm_name(action.realm)} Realm"
-        return text + (": " + join_words(pieces) if pieces else "")
+        text += ": " + join_words(own) if own else ""
+        if theirs:
+            text += f"; and {side.other.title}'s pieces: " + join_words(theirs)
+        return text
+    if isinstance(action, Sacrifice):
+        return (
+            f"{who} sacrificed the Power on {square_name(action.power)} and remobilised the "
+            f"Enforcer on {square_name(action.enforcer)} pointing {direction_word(action.facing)}"
+        )
     assert isinstance(action, Pass)
     return f"{who} passed (no legal turn)"
 
@@ -120,6 +139,10 @@ def turn_kind(turn: PlayedTurn) -> str:
         return "Pass"
     if isinstance(first, Rearrangement):
         return f"Rearrangement of the {realm_name(first.realm)} Realm"
+    if isinstance(first, Sacrifice):
+        return (
+            f"Power sacrifice, then a Dispersal from the {realm_name(REALM_OF[first.power])} Realm"
+        )
     moves = [a for a in actions if isinstance(a, Move)]
     starts = sorted({REALM_OF[m.frm] for m in moves})
     ends = sorted({REALM_OF[m.to] for m in moves})
@@ -140,8 +163,9 @@ def describe_result(position: Position) -> str:
     s = score(position)
     result = position.result or s.result
     (w, b), (ew, eb) = s.realms, s.enforcers
+    counted = "mobile + in supply" + (" + Bases captured" if s.captures_count else "")
     if result == "1/2-1/2":
-        return f"a draw, 1/2-1/2: {_realms(w)} each, and {ew} Enforcers (mobile + in supply) each"
+        return f"a draw, 1/2-1/2: {_realms(w)} each, and {ew} Enforcers ({counted}) each"
     winner = Side.WHITE if result == "1-0" else Side.BLACK
     mine, theirs = (w, b) if winner is Side.WHITE else (b, w)
     if mine != theirs:
@@ -152,7 +176,7 @@ def describe_result(position: Position) -> str:
     e_mine, e_theirs = (ew, eb) if winner is Side.WHITE else (eb, ew)
     return (
         f"{result_words(result)} {result}: {_realms(mine)} each, then "
-        f"Enforcers (mobile + in supply) {e_mine} to {winner.other.title}'s {e_theirs}"
+        f"Enforcers ({counted}) {e_mine} to {winner.other.title}'s {e_theirs}"
     )
 
 
@@ -175,7 +199,7 @@ def describe_next(position: Position) -> str:
     if position.phase is Phase.OVER:
         return describe_end(position)
     side = position.to_move
-    label = f"{position.ply // 2 + 1}{side.letter}"
+    label = position.turn_label()
     if position.phase is Phase.SETUP:
         kind = expected_kind(position)
         return f"{side.title} to place {_article(kind.title)} (turn {label})"

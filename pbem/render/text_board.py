@@ -15,7 +15,7 @@ from pbem.notation.format import format_action
 from pbem.records.replay import PlayedTurn
 from pbem.rules.geometry import FILES, IS_CENTER, REALM_SQUARES, SIZE, square
 from pbem.rules.pieces import Kind, Piece, Side
-from pbem.rules.realm.actions import GameEnded, Move, Placement, Rearrangement
+from pbem.rules.realm.actions import GameEnded, Move, Placement, Rearrangement, Sacrifice
 from pbem.rules.realm.position import Phase, Position
 from pbem.rules.realm.scoring import result_words, score
 
@@ -51,6 +51,8 @@ def turn_squares(turn: PlayedTurn) -> frozenset[int]:
         elif isinstance(action, Rearrangement):
             after = turn.after.board
             marked.update(s for s in REALM_SQUARES[action.realm] if r.board[s] != after[s])
+        if isinstance(action, Sacrifice):
+            marked.update((action.power, action.enforcer))
         for event in r.events:
             if not isinstance(event, GameEnded):
                 marked.add(event.square)

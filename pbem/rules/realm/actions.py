@@ -36,10 +36,27 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Rearrangement:
-    """All own Powers and Enforcers of a realm put back on new squares."""
+    """All own Powers and Enforcers of a realm put back on new squares.
+
+    Where the ruleset lets a player rearrange the opponent's pieces too, the
+    opponent's Powers and Enforcers may follow the mover's own in ``placements``;
+    then all of them are picked up and put back, like the mover's own. The mover's
+    pieces come first, so the action says whose Rearrangement it is.
+    """
 
     realm: int
     placements: tuple[tuple[int, Piece], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Sacrifice:
+    """Power sacrifice (a variation): before his turn a player removes the Power on
+    ``power`` for good to remobilise his immobilised Enforcer on ``enforcer``, in the
+    same Realm, pointing ``facing``; the turn goes on as a Dispersal from that Realm."""
+
+    power: int
+    enforcer: int
+    facing: Direction
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +64,7 @@ class Pass:
     """Only when the side has no legal turn."""
 
 
-Action = Placement | Move | Rearrangement | Pass
+Action = Placement | Move | Rearrangement | Pass | Sacrifice
 
 
 # -- events --------------------------------------------------------------------
@@ -98,6 +115,28 @@ class EnforcerImmobilised:
 
 
 @dataclass(frozen=True, slots=True)
+class PowerSacrificed:
+    side: Side
+    square: int
+
+    def describe(self) -> str:
+        return f"sacrificed the Power on {square_name(self.square)}"
+
+
+@dataclass(frozen=True, slots=True)
+class EnforcerRemobilised:
+    side: Side
+    square: int
+    facing: Direction
+
+    def describe(self) -> str:
+        return (
+            f"remobilised the Enforcer on {square_name(self.square)} pointing "
+            f"{_WORDS[self.facing]}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     reason: str
     result: str
@@ -106,7 +145,15 @@ class GameEnded:
         return f"the game ended ({self.reason}): {self.result}"
 
 
-Event = BaseCreated | EnforcerCreated | BaseCaptured | EnforcerImmobilised | GameEnded
+Event = (
+    BaseCreated
+    | EnforcerCreated
+    | BaseCaptured
+    | EnforcerImmobilised
+    | PowerSacrificed
+    | EnforcerRemobilised
+    | GameEnded
+)
 
 _WORDS = {Direction.N: "North", Direction.E: "East", Direction.S: "South", Direction.W: "West"}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pbem.errors import RuleError
 from pbem.rules.geometry import (
+    CENTER,
     DIRECTIONS,
     IS_CENTER,
     RAYS,
@@ -52,8 +53,20 @@ def allowed_directions(piece: Piece) -> tuple[Direction, ...]:
     return DIRECTIONS
 
 
-def check_path(board: Board, piece: Piece, frm: int, to: int) -> Direction:
-    """The direction of a legal move ``frm`` -> ``to``; RuleError otherwise."""
+def enemy_realm(board: Board, side: Side, realm: int) -> bool:
+    """Is ``realm`` controlled by an enemy Base (what the checkpoint variation asks)?"""
+    p = board[CENTER[realm]]
+    return p is not None and p.kind is Kind.BASE and p.side is not side
+
+
+def check_path(
+    board: Board, piece: Piece, frm: int, to: int, checkpoint: bool = False
+) -> Direction:
+    """The direction of a legal move ``frm`` -> ``to``; RuleError otherwise.
+
+    ``checkpoint``: a piece that enters a Realm controlled by an enemy Base must
+    stop in it (a variation).
+    """
     tname = square_name(to)
     d = direction_between(frm, to)
     if d is None:
@@ -78,6 +91,8 @@ def check_path(board: Board, piece: Piece, frm: int, to: int) -> Direction:
                 f"{describe_at(piece, frm)} cannot pass {square_name(sq)}: the "
                 f"{blocker.side.title} {piece_words(blocker)} there blocks the way",
             )
+    if checkpoint:
+        _check_checkpoint(board, piece, frm, to, path)
     occupant = board[to]
     if occupant is not None:
         raise RuleError(
@@ -99,21 +114,47 @@ def check_path(board: Board, piece: Piece, frm: int, to: int) -> Direction:
     return d
 
 
-def stops(board: Board, piece: Piece, frm: int) -> list[int]:
+def _check_checkpoint(board: Board, piece: Piece, frm: int, to: int, path: list[int]) -> None:
+    home = REALM_OF[frm]
+    goal = REALM_OF[to]
+    for sq in path:
+        realm = REALM_OF[sq]
+        if realm == goal:
+            return
+        if realm != home and enemy_realm(board, piece.side, realm):
+            raise RuleError(
+                "move.checkpoint",
+                f"{describe_at(piece, frm)} cannot go on to {square_name(to)}: it enters the "
+                f"{realm_name(realm)} Realm, which an enemy Base controls, and must stop there "
+                "(checkpoint rule)",
+            )
+
+
+def stops(board: Board, piece: Piece, frm: int, checkpoint: bool = False) -> list[int]:
     """Every square ``piece`` on ``frm`` may legally stop on, in ray order."""
     out = []
     home = REALM_OF[frm]
     rays = RAYS[frm]
+    side = piece.side
     for d in allowed_directions(piece):
+        caught = -1  # the enemy-controlled Realm the piece has entered (checkpoint)
         for sq in rays[d]:
             if board[sq] is not None:
                 break
-            if not IS_CENTER[sq] and REALM_OF[sq] != home:
-                out.append(sq)
+            realm = REALM_OF[sq]
+            if caught >= 0 and realm != caught:
+                break
+            if realm != home:
+                if checkpoint and caught < 0 and enemy_realm(board, side, realm):
+                    caught = realm
+                if not IS_CENTER[sq]:
+                    out.append(sq)
     return out
 
 
-def has_stop(board: Board, piece: Piece, frm: int) -> bool:
+def has_stop(board: Board, piece: Piece, frm: int, checkpoint: bool = False) -> bool:
+    # the checkpoint only ever shortens a ray after a stop it allows, so it
+    # cannot change whether there is a first stop
     home = REALM_OF[frm]
     rays = RAYS[frm]
     for d in allowed_directions(piece):

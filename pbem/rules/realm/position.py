@@ -38,6 +38,8 @@ class Position:
     enforcers_created: Pair = (0, 0)
     #: enemy Bases each side has captured, by Side
     captured: Pair = (0, 0)
+    #: Powers each side has sacrificed (a variation): gone for good
+    sacrificed: Pair = (0, 0)
     #: per side: (realm, n) = it rearranged that realm on its last n turns (n = 0: not last turn)
     rearranged: tuple[Pair, Pair] = ((-1, 0), (-1, 0))
     #: turns played, set-up placements included
@@ -110,6 +112,7 @@ class Position:
         powers_placed: Pair | None = None,
         enforcers_created: Pair | None = None,
         captured: Pair | None = None,
+        sacrificed: Pair | None = None,
         rearranged: tuple[Pair, Pair] | None = None,
         ply: int | None = None,
     ) -> Position:
@@ -124,6 +127,7 @@ class Position:
             self.powers_placed if powers_placed is None else powers_placed,
             self.enforcers_created if enforcers_created is None else enforcers_created,
             self.captured if captured is None else captured,
+            self.sacrificed if sacrificed is None else sacrificed,
             self.rearranged if rearranged is None else rearranged,
             self.ply if ply is None else ply,
             self.result,

@@ -11,8 +11,10 @@ from pbem.rules.realm.position import Position
 @dataclass(frozen=True, slots=True)
 class Score:
     realms: tuple[int, int]
-    #: mobile Enforcers on the board plus Enforcers in supply
+    #: mobile Enforcers on the board plus Enforcers in supply (plus Bases captured,
+    #: where the ruleset counts them in the tie-break)
     enforcers: tuple[int, int]
+    captures_count: bool = False
 
     @property
     def result(self) -> str:
@@ -30,16 +32,23 @@ class Score:
         text = f"White {w} Realms, Black {b}"
         if w == b:
             ew, eb = self.enforcers
-            text += f"; Enforcers (mobile + in supply) White {ew}, Black {eb}"
+            what = "mobile + in supply + Bases captured" if self.captures_count else (
+                "mobile + in supply"
+            )
+            text += f"; Enforcers ({what}) White {ew}, Black {eb}"
         return text
 
 
 def score(position: Position) -> Score:
     realms = (position.realms_controlled(Side.WHITE), position.realms_controlled(Side.BLACK))
+    captures = position.ruleset.tiebreak_captures
     enforcers = tuple(
-        position.mobile_enforcers(s) + position.enforcers_in_supply(s) for s in Side
+        position.mobile_enforcers(s)
+        + position.enforcers_in_supply(s)
+        + (position.captured[s] if captures else 0)
+        for s in Side
     )
-    return Score(realms, enforcers)  # type: ignore[arg-type]
+    return Score(realms, enforcers, captures)  # type: ignore[arg-type]
 
 
 def result_words(result: str | None) -> str:

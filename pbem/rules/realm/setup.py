@@ -39,6 +39,8 @@ def legal_base_realms(position: Position, side: Side) -> list[int]:
     rows = {REALM_ROW[r] for r in own}
     columns = {REALM_COLUMN[r] for r in own}
     vacant = [r for r in REALMS if board[CENTER[r]] is None]
+    if position.ruleset.free_placement:
+        return vacant
     free = [r for r in vacant if REALM_ROW[r] not in rows and REALM_COLUMN[r] not in columns]
     # the restriction holds "for as long as possible", then lapses
     return free or vacant
@@ -122,5 +124,6 @@ def _next_placement(position: Position) -> Position:
     ply = position.ply + 1
     done = position.powers_placed == (rs.powers, rs.powers)
     if done:
-        return position.with_board(position.board, ply=ply, phase=Phase.PLAY, to_move=Side.WHITE)
+        first = Side.BLACK if rs.second_player_first else Side.WHITE
+        return position.with_board(position.board, ply=ply, phase=Phase.PLAY, to_move=first)
     return position.with_board(position.board, ply=ply, to_move=side.other)

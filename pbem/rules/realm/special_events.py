@@ -38,7 +38,10 @@ def base_creation_possible(position: Position, side: Side, realm: int) -> bool:
     board = position.board
     if board[CENTER[realm]] is not None or position.bases_in_supply(side) <= 0:
         return False
-    return _count_powers(board, realm, side)[1] == 0
+    own, enemy = _count_powers(board, realm, side)
+    if position.ruleset.exclusive_creation:
+        return own <= 1 and enemy == 0  # the Power that stopped is the only one
+    return enemy == 0
 
 
 def enforcer_creation_squares(position: Position, side: Side, realm: int) -> list[int]:
@@ -153,7 +156,15 @@ def after_enforcer_stop(position: Position, move: Move) -> tuple[Position, list[
     if own - enemy == 1:
         new_board[move.to] = enforcer(side, None)
         events.append(EnforcerImmobilised(side, move.to, own=True))
-    new = position.with_board(tuple(new_board), captured=bump(position.captured, side))
+    bases_created = position.bases_created
+    if position.ruleset.replacement and position.bases_in_supply(side) > 0:
+        # the capturer at once puts one of its own Bases on the Center: a Base created
+        new_board[CENTER[realm]] = base(side)
+        bases_created = bump(bases_created, side)
+        events.append(BaseCreated(side, CENTER[realm]))
+    new = position.with_board(
+        tuple(new_board), captured=bump(position.captured, side), bases_created=bases_created
+    )
     return new, events
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from pbem.errors import RuleError
 from pbem.rules.geometry import (
+    DIRECTIONS,
     IS_CENTER,
     REALM_OF,
     REALM_SQUARES,
@@ -18,18 +19,21 @@ from pbem.rules.geometry import (
     realm_name,
     square_name,
 )
-from pbem.rules.pieces import Kind, Piece, Side, enforcer
+from pbem.rules.pieces import Kind, Piece, Side, enforcer, power
 from pbem.rules.realm.actions import (
     BaseCreated,
     EnforcerCreated,
+    EnforcerRemobilised,
     Event,
     GameEnded,
     Move,
     Pass,
+    PowerSacrificed,
     Rearrangement,
+    Sacrifice,
 )
 from pbem.rules.realm.movement import check_path, check_piece, has_stop
-from pbem.rules.realm.position import Phase, Position
+from pbem.rules.realm.position import Phase, Position, bump
 from pbem.rules.realm.scoring import score
 from pbem.rules.realm.special_events import after_enforcer_stop, after_power_stop
 
@@ -47,6 +51,8 @@ class TurnState:
     start_realms: frozenset[int] = frozenset()
     end_realms: frozenset[int] = frozenset()
     moves: int = 0
+    #: after a Power sacrifice: the Realm the turn's Dispersal must come from
+    sacrifice_realm: int | None = None
 
     @property
     def over(self) -> bool:
@@ -78,7 +84,13 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
     piece = check_piece(position.board, side, move.frm)
     if move.frm in state.arrived or move.frm in state.created:
         raise RuleError("turn.moved-once", _why_not_fresh(state, move.frm))
-    d = check_path(position.board, piece, move.frm, move.to)
+    if state.sacrifice_realm is not None and REALM_OF[move.frm] != state.sacrifice_realm:
+        raise RuleError(
+            "sacrifice.dispersal",
+            f"{_mover(piece, move.frm)} is outside the {realm_name(state.sacrifice_realm)} "
+            "Realm: after a Power sacrifice the turn is a Dispersal from the sacrifice's Realm",
+        )
+    d = check_path(position.board, piece, move.frm, move.to, position.ruleset.checkpoint)
     start_realms = state.start_realms | {REALM_OF[move.frm]}
     end_realms = state.end_realms | {REALM_OF[move.to]}
     if len(start_realms) > 1 and len(end_realms) > 1:
@@ -115,7 +127,74 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
             created = created | {ev.square}
     new_state = TurnState(
         state.start, after, state.arrived | {move.to}, created, start_realms, end_realms,
-        state.moves + 1,
+        state.moves + 1, state.sacrifice_realm,
+    )
+    return new_state, events
+
+
+def apply_sacrifice(state: TurnState, action: Sacrifice) -> tuple[TurnState, list[Event]]:
+    """Power sacrifice (a variation): first thing in a turn, then a Dispersal from its Realm."""
+    position = state.position
+    side = position.to_move
+    if not position.ruleset.power_sacrifice:
+        raise RuleError(
+            "sacrifice.off",
+            f"the rules in force ({position.ruleset.name}) have no Power sacrifice",
+        )
+    if state.moves or state.sacrifice_realm is not None:
+        raise RuleError(
+            "sacrifice.first",
+            "a Power is sacrificed before the turn, not during it: it comes first, and once",
+        )
+    board = position.board
+    power_at, enf_at = action.power, action.enforcer
+    p = board[power_at]
+    if p is None or p.side is not side or p.kind is not Kind.POWER:
+        what = "nothing" if p is None else f"the {p.side.title} {p.kind.title}"
+        raise RuleError(
+            "sacrifice.power",
+            f"{square_name(power_at)} holds {what}: {side.title} sacrifices one of its own Powers",
+        )
+    realm = REALM_OF[power_at]
+    e = board[enf_at]
+    if REALM_OF[enf_at] != realm:
+        raise RuleError(
+            "sacrifice.realm",
+            f"{square_name(enf_at)} is not in the {realm_name(realm)} Realm: the sacrifice "
+            "remobilises an Enforcer in the same Realm as the Power",
+        )
+    if e is None or e.side is not side or e.kind is not Kind.ENFORCER or e.facing is not None:
+        candidates = [
+            square_name(s)
+            for s in REALM_SQUARES[realm]
+            if (q := board[s]) is not None
+            and q.side is side
+            and q.kind is Kind.ENFORCER
+            and q.facing is None
+        ]
+        raise RuleError(
+            "sacrifice.enforcer",
+            f"{square_name(enf_at)} does not hold an immobilised {side.title} Enforcer; "
+            + (
+                f"in the {realm_name(realm)} Realm those are on {', '.join(candidates)}"
+                if candidates
+                else f"the {realm_name(realm)} Realm holds none, so there is nothing to remobilise"
+            ),
+            options=tuple(candidates),
+        )
+    new_board = list(board)
+    new_board[power_at] = None
+    new_board[enf_at] = enforcer(side, action.facing)
+    after = position.with_board(
+        tuple(new_board), sacrificed=bump(position.sacrificed, side)
+    )
+    events: list[Event] = [
+        PowerSacrificed(side, power_at),
+        EnforcerRemobilised(side, enf_at, action.facing),
+    ]
+    new_state = TurnState(
+        state.start, after, state.arrived, state.created, state.start_realms,
+        state.end_realms, state.moves, realm,
     )
     return new_state, events
 
@@ -134,6 +213,12 @@ def _why_not_fresh(state: TurnState, sq: int) -> str:
 def finish_turn(state: TurnState) -> Position:
     """Close a Dispersal or Concentration; the other side is to move."""
     if state.moves == 0:
+        if state.sacrifice_realm is not None:
+            raise RuleError(
+                "sacrifice.dispersal",
+                "after a Power sacrifice the turn goes on with a Dispersal from the "
+                f"{realm_name(state.sacrifice_realm)} Realm: at least one piece must move",
+            )
         raise RuleError("turn.empty", "a turn moves at least one piece")
     return _next_turn(state.position, rearranged=None)
 
@@ -170,9 +255,12 @@ def rearrangeable(position: Position, side: Side, realm: int) -> bool:
     """Could ``side`` rearrange ``realm`` now (limit included) and change the position?"""
     if blocked_by_limit(position, side, realm):
         return False
-    own = [p for _, p in position.realm_pieces(realm) if p.side is side and p.kind is not Kind.BASE]
+    movable = [p for _, p in position.realm_pieces(realm) if p.kind is not Kind.BASE]
+    own = [p for p in movable if p.side is side]
     if not own:
         return False
+    if position.ruleset.rearrange_opponent:
+        own = movable  # with the opponent's pieces too: any two different pieces can swap
     if any(p.facing is not None for p in own if p.kind is Kind.ENFORCER):
         return True
     if len(set(own)) > 1:
@@ -193,11 +281,8 @@ def apply_rearrangement(position: Position, action: Rearrangement) -> tuple[Posi
     side = position.to_move
     realm = action.realm
     name = realm_name(realm)
-    own = [
-        (s, p)
-        for s, p in position.realm_pieces(realm)
-        if p.side is side and p.kind is not Kind.BASE
-    ]
+    movable = [(s, p) for s, p in position.realm_pieces(realm) if p.kind is not Kind.BASE]
+    own = [(s, p) for s, p in movable if p.side is side]
     if not own:
         raise RuleError(
             "rearrange.nothing",
@@ -209,8 +294,21 @@ def apply_rearrangement(position: Position, action: Rearrangement) -> tuple[Posi
             f"{side.title} rearranged the {name} Realm on each of its last two turns: a player "
             "may not rearrange the same Realm on three turns in a row",
         )
+    if action.placements and action.placements[0][1].side is not side:
+        raise RuleError(
+            "rearrange.order",
+            f"a Rearrangement lists {side.title}'s own pieces first, then the opponent's",
+        )
+    theirs_given = [(s, p) for s, p in action.placements if p.side is not side]
+    if theirs_given and not position.ruleset.rearrange_opponent:
+        raise RuleError(
+            "rearrange.opponent",
+            f"{side.title} may rearrange only its own pieces (the rules in force, "
+            f"{position.ruleset.name}, do not let a player move the opponent's)",
+        )
+    picked = movable if theirs_given else own
     board = list(position.board)
-    for s, _ in own:
+    for s, _ in picked:
         board[s] = None
     seen: set[int] = set()
     for sq, piece in action.placements:
@@ -230,20 +328,16 @@ def apply_rearrangement(position: Position, action: Rearrangement) -> tuple[Posi
                 "rearrange.occupied",
                 f"{sname} holds the {other.side.title} {other.kind.title}, which stays where it is",
             )
-        if piece.side is not side:
-            raise RuleError(
-                "rearrange.opponent",
-                f"{side.title} may rearrange only its own pieces",
-            )
         board[sq] = piece
-    before = _census(p for _, p in own)
-    after = _census(p for _, p in action.placements)
-    if before != after:
-        raise RuleError(
-            "rearrange.pieces",
-            f"the {name} Realm holds {_census_words(before)} of {side.title}'s; a "
-            f"Rearrangement puts back exactly those, not {_census_words(after)}",
-        )
+    for who in (side, side.other) if theirs_given else (side,):
+        before = _census(p for _, p in picked if p.side is who)
+        after = _census(p for _, p in action.placements if p.side is who)
+        if before != after:
+            raise RuleError(
+                "rearrange.pieces",
+                f"the {name} Realm holds {_census_words(before)} of {who.title}'s; a "
+                f"Rearrangement puts back exactly those, not {_census_words(after)}",
+            )
     if tuple(board) == position.board:
         raise RuleError(
             "rearrange.unchanged",
@@ -279,7 +373,38 @@ def has_legal_turn(position: Position, side: Side) -> bool:
     for s, p in enumerate(board):
         if p is not None and p.side is side and p.mobile and has_stop(board, p, s):
             return True
-    return any(rearrangeable(position, side, r) for r in REALMS)
+    if any(rearrangeable(position, side, r) for r in REALMS):
+        return True
+    return position.ruleset.power_sacrifice and any(sacrifice_moves(position, side))
+
+
+def sacrifice_moves(position: Position, side: Side) -> list[tuple[int, int]]:
+    """(Power, Enforcer) pairs a sacrifice could use such that a Dispersal can follow."""
+    board = position.board
+    out = []
+    for realm in REALMS:
+        squares = REALM_SQUARES[realm]
+        powers = [s for s in squares if board[s] == power(side)]
+        if not powers:
+            continue
+        for e in squares:
+            q = board[e]
+            if q is None or q.side is not side or q.kind is not Kind.ENFORCER or q.mobile:
+                continue
+            for pw in powers:
+                after = list(board)
+                after[pw] = None
+                # any facing may be chosen: try the Enforcer pointing each way
+                trial = tuple(after)
+                if any(
+                    has_stop(trial, enforcer(side, d), e) for d in DIRECTIONS
+                ) or any(
+                    (m := trial[s]) is not None and m.side is side and m.mobile
+                    and has_stop(trial, m, s)
+                    for s in squares
+                ):
+                    out.append((pw, e))
+    return out
 
 
 def apply_pass(position: Position, action: Pass | None = None) -> tuple[Position, list[Event]]:
