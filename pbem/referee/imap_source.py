@@ -1,0 +1,562 @@
+"""New mail from an IMAP folder, each message handed out once, also across restarts.
+
+How a message is handled at most once (and at least once):
+
+* Each message's key is ``"{folder}:{uidvalidity}:{uid}"``: a UID is stable for
+  as long as the folder's UIDVALIDITY stays the same, so the key survives
+  restarts and reconnections.
+* After handling, :meth:`ImapSession.mark_handled` sets ``\\Seen`` and a keyword
+  flag (``$PbemHandled`` by default) on the server, optionally moves the message
+  to another folder, and then records a high-water mark (the last UID below
+  which every message is handled) in the ``imap_state`` table of the SQLite
+  store.
+* A poll searches ``UID n+1:*`` above the mark, skipping messages that already
+  carry the flag (or ``\\Deleted``). If the folder's UIDVALIDITY changed (the
+  folder was recreated), the old mark means nothing and the flag alone decides.
+* Messages are fetched with ``BODY.PEEK[]``, so fetching does not set ``\\Seen``.
+  A message fetched but never marked (a crash in between) has neither the flag
+  nor a mark above it, so the next poll fetches it again: the referee dedupes on
+  Message-ID, which makes that safe. Nothing is lost; a repeat is harmless.
+
+Use::
+
+    with ImapSource(ImapSettings.from_config(config["imap"]), store_db) as session:
+        for key, raw in session.messages():
+            handle(raw)                  # the referee's work, Message-ID dedupe included
+            session.mark_handled(key)    # commits store_db
+
+The source commits the SQLite connection it is given: once when it creates its
+table, and after each mark, so a mark is durable before the next message.
+"""
+
+from __future__ import annotations
+
+import imaplib
+import ipaddress
+import os
+import re
+import socket
+import sqlite3
+import ssl
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal
+
+from pbem.errors import PbemError
+
+TlsMode = Literal["ssl", "starttls", "none"]
+TLS_MODES: tuple[TlsMode, ...] = ("ssl", "starttls", "none")
+DEFAULT_PORTS: dict[str, int] = {"ssl": 993, "starttls": 143, "none": 143}
+DEFAULT_FLAG = "$PbemHandled"
+
+# IMAP atom: no space, control characters or any of ( ) { % * " \ ]
+_ATOM = re.compile(r'^[^\x00-\x20\x7f(){%*"\\\]]+$')
+_UID = re.compile(rb"\bUID (\d+)")
+_KEYS = (
+    "host", "port", "user", "password", "password_env", "folder", "tls", "ca_file",
+    "verify", "handled_flag", "move_to", "timeout",
+)
+
+STATE_TABLE = """
+CREATE TABLE IF NOT EXISTS imap_state(
+    account TEXT NOT NULL,
+    folder TEXT NOT NULL,
+    uidvalidity INTEGER NOT NULL,
+    last_uid INTEGER NOT NULL,
+    PRIMARY KEY (account, folder, uidvalidity)
+)
+"""
+
+
+def _config_error(key: str, message: str) -> PbemError:
+    return PbemError(f"config.yaml: imap.{key}: {message}", code="config.imap")
+
+
+def is_loopback(host: str) -> bool:
+    """True for names and addresses that never leave this machine."""
+    if host.lower() in ("localhost", "localhost.localdomain"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class ImapSettings:
+    """Where the referee's mail is and how to mark it; the ``imap:`` section of config.yaml."""
+
+    host: str
+    user: str
+    password: str = field(repr=False)
+    port: int = 993
+    folder: str = "INBOX"
+    tls: TlsMode = "ssl"
+    ca_file: Path | None = None
+    verify: bool = True
+    handled_flag: str = DEFAULT_FLAG
+    move_to: str | None = None
+    timeout: float = 30.0
+
+    @property
+    def where(self) -> str:
+        """Host, port and user for error messages (never the password)."""
+        return f"{self.host}:{self.port} as user {self.user!r}"
+
+    @property
+    def account(self) -> str:
+        """Names the mailbox owner in the state table, so two servers never share marks."""
+        return f"{self.user}@{self.host}:{self.port}"
+
+    @classmethod
+    def from_config(
+        cls, mapping: Mapping[str, Any], *, environ: Mapping[str, str] | None = None
+    ) -> ImapSettings:
+        """Check the ``imap:`` mapping and build settings; a bad key raises ``config.imap``."""
+        if not isinstance(mapping, Mapping):
+            raise PbemError(
+                f"config.yaml: imap: must be a mapping of keys to values, not {mapping!r}",
+                code="config.imap",
+            )
+        environ = os.environ if environ is None else environ
+        unknown = sorted(str(k) for k in mapping if k not in _KEYS)
+        if unknown:
+            raise PbemError(
+                f"config.yaml: imap: unknown key {unknown[0]!r}; allowed keys: {', '.join(_KEYS)}",
+                code="config.imap",
+            )
+
+        def text(key: str, default: str | None = None) -> str | None:
+            value = mapping.get(key, default)
+            if value is None:
+                return None
+            if not isinstance(value, str) or not value.strip():
+                raise _config_error(key, f"must be a non-empty string, not {value!r}")
+            return value
+
+        host = text("host")
+        if host is None:
+            raise _config_error("host", "is required (the IMAP server's name or address)")
+        user = text("user")
+        if user is None:
+            raise _config_error("user", "is required (the login name on the IMAP server)")
+
+        tls = mapping.get("tls", "ssl")
+        if tls not in TLS_MODES:
+            raise _config_error(
+                "tls", f"must be one of ssl (IMAPS), starttls or none, not {tls!r}"
+            )
+        if tls == "none" and not is_loopback(host):
+            raise _config_error(
+                "tls",
+                f"none (no encryption) is only allowed for a server on this machine, "
+                f"not {host!r}; use ssl or starttls",
+            )
+
+        port = mapping.get("port", DEFAULT_PORTS[tls])
+        if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+            raise _config_error("port", f"must be a whole number from 1 to 65535, not {port!r}")
+
+        if "password" in mapping and "password_env" in mapping:
+            raise _config_error("password", "give password or password_env, not both")
+        if "password_env" in mapping:
+            var = text("password_env")
+            assert var is not None
+            password = environ.get(var)
+            if not password:
+                raise _config_error(
+                    "password_env", f"the environment variable {var} is not set or empty"
+                )
+        else:
+            value = mapping.get("password")
+            if not isinstance(value, str) or not value:
+                raise _config_error(
+                    "password",
+                    "is required: the password as a string, or password_env naming an "
+                    "environment variable that holds it",
+                )
+            password = value
+        for key, value in (("user", user), ("password", password)):
+            if not value.isascii() or any(ord(c) < 32 or ord(c) == 127 for c in value):
+                what = "password" if key == "password" else repr(value)
+                raise _config_error(
+                    key, f"the {what} must be printable ASCII for IMAP LOGIN"
+                )
+
+        folder = text("folder", "INBOX")
+        move_to = text("move_to")
+        for key, name in (("folder", folder), ("move_to", move_to)):
+            if name is not None and (
+                not name.isascii() or any(ord(c) < 32 or ord(c) == 127 for c in name)
+            ):
+                raise _config_error(key, f"folder names must be printable ASCII, not {name!r}")
+        if move_to is not None and move_to == folder:
+            raise _config_error("move_to", "must differ from folder")
+
+        ca = text("ca_file")
+        ca_file = Path(ca).expanduser() if ca is not None else None
+        if ca_file is not None and not ca_file.is_file():
+            raise _config_error("ca_file", f"no such file: {ca_file}")
+        verify = mapping.get("verify", True)
+        if not isinstance(verify, bool):
+            raise _config_error("verify", f"must be true or false, not {verify!r}")
+
+        flag = text("handled_flag", DEFAULT_FLAG)
+        assert flag is not None
+        if flag.startswith("\\") or not _ATOM.match(flag):
+            raise _config_error(
+                "handled_flag",
+                f"must be an IMAP keyword such as {DEFAULT_FLAG} (letters, digits, $ _ - .; "
+                f"no spaces, no backslash), not {flag!r}",
+            )
+
+        timeout = mapping.get("timeout", 30.0)
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+            raise _config_error("timeout", f"must be a positive number of seconds, not {timeout!r}")
+
+        assert folder is not None
+        return cls(
+            host=host, port=port, user=user, password=password, folder=folder, tls=tls,
+            ca_file=ca_file, verify=verify, handled_flag=flag, move_to=move_to,
+            timeout=float(timeout),
+        )
+
+    def ssl_context(self) -> ssl.SSLContext:
+        """Trust the system CAs, or only ``ca_file``; ``verify: false`` checks nothing."""
+        context = ssl.create_default_context(
+            cafile=str(self.ca_file) if self.ca_file is not None else None
+        )
+        if not self.verify:
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+        return context
+
+
+def quote(name: str) -> str:
+    """An IMAP quoted string: imaplib sends mailbox names as they are."""
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _text(data: Any) -> str:
+    """The server's words from an imaplib error or response, for a message."""
+    if isinstance(data, list | tuple):
+        data = b" ".join(d for d in data if isinstance(d, bytes))
+    if isinstance(data, bytes):
+        data = data.decode("utf-8", "replace")
+    return str(data).strip() or "no reason given"
+
+
+class ImapSource:
+    """Opens an IMAP session on the configured folder; ``with source as session:``.
+
+    The SQLite connection (the referee's store) holds the ``imap_state`` table;
+    :meth:`ImapSession.mark_handled` commits it.
+    """
+
+    def __init__(self, settings: ImapSettings, db: sqlite3.Connection) -> None:
+        self.settings = settings
+        self.db = db
+        self._session: ImapSession | None = None
+
+    def __enter__(self) -> ImapSession:
+        self.db.execute(STATE_TABLE)
+        self.db.commit()
+        imap = connect(self.settings)
+        try:
+            self._session = ImapSession(self.settings, self.db, imap)
+        except BaseException:
+            _close(imap)
+            raise
+        return self._session
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._session is not None:
+            _close(self._session.imap)
+            self._session = None
+
+
+def _close(imap: imaplib.IMAP4) -> None:
+    """Log out; not CLOSE, which would expunge mail someone else marked deleted."""
+    try:
+        imap.logout()
+    except (imaplib.IMAP4.error, OSError):
+        with_socket = getattr(imap, "sock", None)
+        if with_socket is not None:
+            with_socket.close()
+
+
+def connect(settings: ImapSettings) -> imaplib.IMAP4:
+    """Connect, secure and log in; every failure is a ``PbemError`` naming host, port and user."""
+    where = settings.where
+    try:
+        context = settings.ssl_context() if settings.tls != "none" else None
+    except ssl.SSLError as exc:
+        raise PbemError(
+            f"IMAP server {where}: imap.ca_file {str(settings.ca_file)!r} is not a PEM file "
+            f"of CA certificates ({exc.reason or exc})",
+            code="imap.tls",
+        ) from None
+    except OSError as exc:
+        raise PbemError(
+            f"IMAP server {where}: cannot read imap.ca_file {str(settings.ca_file)!r}: "
+            f"{_os_reason(exc)}",
+            code="imap.tls",
+        ) from None
+    try:
+        if settings.tls == "ssl":
+            imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(
+                settings.host, settings.port, ssl_context=context, timeout=settings.timeout
+            )
+        else:
+            imap = imaplib.IMAP4(settings.host, settings.port, timeout=settings.timeout)
+    except ssl.SSLError as exc:
+        raise PbemError(
+            f"IMAP server {where}: TLS failed: {_ssl_reason(exc)}", code="imap.tls"
+        ) from None
+    except (OSError, imaplib.IMAP4.error) as exc:
+        raise PbemError(
+            f"cannot connect to IMAP server {where}: {_os_reason(exc)}", code="imap.connect"
+        ) from None
+
+    try:
+        if settings.tls == "starttls":
+            if "STARTTLS" not in imap.capabilities:
+                raise PbemError(
+                    f"IMAP server {where} does not offer STARTTLS; use tls: ssl",
+                    code="imap.tls",
+                )
+            try:
+                imap.starttls(ssl_context=context)
+            except ssl.SSLError as exc:
+                raise PbemError(
+                    f"IMAP server {where}: STARTTLS failed: {_ssl_reason(exc)}", code="imap.tls"
+                ) from None
+        try:
+            imap.login(settings.user, settings.password)
+        except imaplib.IMAP4.abort as exc:
+            raise PbemError(
+                f"IMAP server {where} closed the connection at login: {_text(exc.args[0])}",
+                code="imap.connect",
+            ) from None
+        except imaplib.IMAP4.error as exc:
+            raise PbemError(
+                f"IMAP server {where} refused the login: {_text(exc.args[0])}",
+                code="imap.login",
+            ) from None
+        # Servers announce more after login (MOVE, UIDPLUS); imaplib keeps the first list.
+        typ, data = imap.capability()
+        if typ == "OK" and data and isinstance(data[-1], bytes):
+            imap.capabilities = tuple(data[-1].decode("ascii", "replace").upper().split())
+    except PbemError:
+        _close(imap)
+        raise
+    except (OSError, imaplib.IMAP4.error) as exc:
+        _close(imap)
+        raise PbemError(
+            f"IMAP server {where}: connection lost: {_os_reason(exc)}", code="imap.connect"
+        ) from None
+    return imap
+
+
+def _ssl_reason(exc: ssl.SSLError) -> str:
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return (
+            f"the server's certificate cannot be verified ({exc.verify_message}); "
+            "set imap.ca_file to the CA that signed it"
+        )
+    return exc.reason or str(exc)
+
+
+def _os_reason(exc: BaseException) -> str:
+    if isinstance(exc, socket.gaierror):
+        return f"unknown host ({exc.strerror})"
+    if isinstance(exc, TimeoutError | socket.timeout):
+        return "timed out"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror[0].lower() + exc.strerror[1:]
+    return _text(exc.args[0] if exc.args else exc)
+
+
+class ImapSession:
+    """A logged-in connection with the folder selected: new messages in, handled marks out."""
+
+    def __init__(self, settings: ImapSettings, db: sqlite3.Connection, imap: imaplib.IMAP4):
+        self.settings = settings
+        self.db = db
+        self.imap = imap
+        self.folder = settings.folder
+        self.uidvalidity = self._select()
+        #: UIDs handed out by the last poll and not yet marked; the mark stays below them
+        self._open: set[int] = set()
+        self._polled_up_to = 0
+
+    def _select(self) -> int:
+        where = f"{self.settings.where}"
+        try:
+            typ, data = self.imap.select(quote(self.folder))
+        except imaplib.IMAP4.readonly:
+            raise PbemError(
+                f"IMAP folder {self.folder!r} on {where} is read-only; "
+                "the referee must be able to mark what it has handled",
+                code="imap.folder",
+            ) from None
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise self._lost(exc) from None
+        if typ != "OK":
+            raise PbemError(
+                f"IMAP folder {self.folder!r} cannot be opened on {where}: {_text(data)}",
+                code="imap.folder",
+            )
+        values = self.imap.untagged_responses.get("UIDVALIDITY") or [b""]
+        try:
+            uidvalidity = int(values[-1])
+        except ValueError:
+            raise PbemError(
+                f"IMAP server {where} gave folder {self.folder!r} no UIDVALIDITY",
+                code="imap.server",
+            ) from None
+        flags = _text(self.imap.untagged_responses.get("PERMANENTFLAGS", []))
+        self.keywords_allowed = "\\*" in flags or self.settings.handled_flag in flags.split()
+        if self.settings.move_to is not None:
+            self._check_target(self.settings.move_to)
+        return uidvalidity
+
+    def _check_target(self, name: str) -> None:
+        """Refuse a missing move_to folder now, not after the first message is flagged."""
+        try:
+            typ, data = self.imap.status(quote(name), "(UIDVALIDITY)")
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise self._lost(exc) from None
+        if typ != "OK":
+            raise PbemError(
+                f"IMAP folder {name!r} (imap.move_to) cannot be used on "
+                f"{self.settings.where}: {_text(data)}",
+                code="imap.folder",
+            )
+
+    def _lost(self, exc: BaseException) -> PbemError:
+        if isinstance(exc, imaplib.IMAP4.abort | OSError):
+            return PbemError(
+                f"IMAP server {self.settings.where}: connection lost: {_os_reason(exc)}",
+                code="imap.connect",
+            )
+        return PbemError(
+            f"IMAP server {self.settings.where} refused a command on folder "
+            f"{self.folder!r}: {_text(exc.args[0] if exc.args else exc)}",
+            code="imap.server",
+        )
+
+    def _uid(self, command: str, *args: str) -> list[Any]:
+        try:
+            typ, data = self.imap.uid(command, *args)
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise self._lost(exc) from None
+        if typ != "OK":
+            raise PbemError(
+                f"IMAP server {self.settings.where} refused UID {command} on folder "
+                f"{self.folder!r}: {_text(data)}",
+                code="imap.server",
+            )
+        return data
+
+    def last_handled(self) -> int | None:
+        """The mark for this folder and UIDVALIDITY, or None when there is none yet."""
+        row = self.db.execute(
+            "SELECT last_uid FROM imap_state WHERE account = ? AND folder = ? AND uidvalidity = ?",
+            (self.settings.account, self.folder, self.uidvalidity),
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def key(self, uid: int) -> str:
+        return f"{self.folder}:{self.uidvalidity}:{uid}"
+
+    def new_uids(self) -> list[int]:
+        """UIDs above the mark without the handled flag, oldest first."""
+        last = self.last_handled() or 0
+        criteria = ["UNDELETED"]
+        if self.keywords_allowed:
+            criteria.append(f"UNKEYWORD {self.settings.handled_flag}")
+        data = self._uid("SEARCH", f"UID {last + 1}:*", *criteria)
+        # "n+1:*" also matches the highest UID when it is below n+1 (RFC 3501 6.4.8)
+        return sorted(u for u in (int(x) for x in b" ".join(data or [b""]).split()) if u > last)
+
+    def messages(self) -> Iterator[tuple[str, bytes]]:
+        """Yield ``(key, raw message)`` for each new message, fetched one at a time.
+
+        A message that arrives while this runs is left for the next poll. A message
+        expunged by someone else in the meantime is skipped.
+        """
+        uids = self.new_uids()
+        self._open = set(uids)
+        self._polled_up_to = max(uids, default=self.last_handled() or 0)
+        for uid in uids:
+            data = self._uid("FETCH", str(uid), "(BODY.PEEK[])")
+            raw = _body(data, uid)
+            if raw is None:
+                self._open.discard(uid)
+                continue
+            yield self.key(uid), raw
+
+    def mark_handled(self, key: str) -> None:
+        """Flag the message as handled on the server (and move it), then advance the mark."""
+        uid = self._parse_key(key)
+        flags = "\\Seen"
+        if self.keywords_allowed:
+            flags += " " + self.settings.handled_flag
+        self._uid("STORE", str(uid), "+FLAGS.SILENT", f"({flags})")
+        if self.settings.move_to is not None:
+            self._move(uid)
+        self._open.discard(uid)
+        if uid > self._polled_up_to:
+            return  # not from the last poll: flagged, and the next poll will see the rest
+        mark = min(self._open) - 1 if self._open else self._polled_up_to
+        if mark > 0:
+            with self.db:
+                self.db.execute(
+                    "INSERT INTO imap_state(account, folder, uidvalidity, last_uid) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT(account, folder, uidvalidity) "
+                    "DO UPDATE SET last_uid = max(last_uid, excluded.last_uid)",
+                    (self.settings.account, self.folder, self.uidvalidity, mark),
+                )
+
+    def _move(self, uid: int) -> None:
+        target = quote(self.settings.move_to or "")
+        if "MOVE" in self.imap.capabilities:
+            self._uid("MOVE", str(uid), target)
+            return
+        self._uid("COPY", str(uid), target)
+        self._uid("STORE", str(uid), "+FLAGS.SILENT", "(\\Deleted)")
+        if "UIDPLUS" in self.imap.capabilities:
+            self._uid("EXPUNGE", str(uid))
+
+    def _parse_key(self, key: str) -> int:
+        folder, _, rest = key.rpartition(":")
+        folder, _, validity = folder.rpartition(":")
+        if folder != self.folder or validity != str(self.uidvalidity) or not rest.isdigit():
+            raise PbemError(
+                f"message key {key!r} does not belong to folder {self.folder!r} "
+                f"with UIDVALIDITY {self.uidvalidity}; it was not handed out by this session",
+                code="imap.key",
+            )
+        return int(rest)
+
+
+def _body(data: list[Any], uid: int) -> bytes | None:
+    """The message bytes from a ``UID FETCH (BODY.PEEK[])`` answer, or None if it is gone.
+
+    The answer may also hold unsolicited FETCH lines about other messages; only the
+    one with this UID and a body counts.
+    """
+    for item in data or []:
+        if isinstance(item, tuple) and len(item) == 2 and b"BODY[]" in item[0]:
+            found = _UID.search(item[0])
+            if found is not None and int(found.group(1)) == uid:
+                return bytes(item[1])
+    return None
