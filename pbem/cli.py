@@ -29,8 +29,12 @@ from pbem.rules.realm.ruleset import Ruleset
 COMMAND_MODULES = (
     "pbem.commands.moves",
     "pbem.commands.generate",
+    "pbem.commands.rulesets",
     "pbem.referee.commands",
 )
+
+
+RULESET_HELP = "the ruleset (a preset such as 'original', or a YAML file) for records naming none"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -53,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument(
         "-v", "--verbose", action="store_true", help="list every warning under its game"
     )
-    v.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
+    v.add_argument("--ruleset", metavar="NAME|FILE", help=RULESET_HELP)
     v.add_argument(
         "-j", "--jobs", type=_jobs, metavar="N",
         help="worker processes (default: every core; 1: no workers)",
@@ -84,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
         "--game", type=int, metavar="N", help="only the N-th game of the file (1 = first)"
     )
     r.add_argument("--flip", action="store_true", help="draw the board from Black's side")
-    r.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
+    r.add_argument("--ruleset", metavar="NAME|FILE", help=RULESET_HELP)
     r.set_defaults(func=cmd_replay)
 
     b = sub.add_parser(
@@ -105,7 +109,7 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--flip", action="store_true", help="draw the board from Black's side")
     b.add_argument("--size", type=int, metavar="PX", help="width and height in pixels")
     b.add_argument("-o", "--output", metavar="OUT", help="write the SVG here (default: stdout)")
-    b.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
+    b.add_argument("--ruleset", metavar="NAME|FILE", help=RULESET_HELP)
     b.set_defaults(func=cmd_board)
 
     a = sub.add_parser(
@@ -118,7 +122,7 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders")
     a.add_argument("-o", "--output", required=True, metavar="SITE", help="the folder to write")
     a.add_argument("--title", default="Realm games", help="the site's title")
-    a.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
+    a.add_argument("--ruleset", metavar="NAME|FILE", help=RULESET_HELP)
     a.set_defaults(func=cmd_archive)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)

@@ -138,7 +138,7 @@ def describe_ruleset(ruleset: Ruleset) -> list[str]:
     """The rules in force: the name, then each option that differs from the Featured Game."""
     diffs = ruleset.differences()
     head = f"{ruleset.name}: the Featured Game" + (", except:" if diffs else "")
-    return [head, *(f"  {o}: {_value_words(v)} ({OPTION_HELP[o]})" for o, v in diffs.items())]
+    return [head, *(f"  {o}: {_value_words(v)}: {OPTION_HELP[o]}" for o, v in diffs.items())]
 
 
 def _value_words(value: Any) -> str:
