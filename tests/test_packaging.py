@@ -23,6 +23,8 @@ def test_wheel_ships_grammar_and_runs_outside_checkout(tmp_path: Path) -> None:
     assert "pbem/grammar/realm.lark" in names
     assert "pbem/templates/replay.txt.j2" in names
     assert "pbem/rules/realm/turns.py" in names
+    assert "pbem/games/original.yaml" in names
+    assert "pbem/grammar/notation.md" in names
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     # run from an empty folder with only the unpacked wheel on the path
@@ -47,6 +49,15 @@ def test_wheel_ships_grammar_and_runs_outside_checkout(tmp_path: Path) -> None:
     )
     assert replay.returncode == 0, replay.stderr
     assert "White 8 Realms, Black 7" in replay.stdout
+    presets = subprocess.run(
+        [sys.executable, "-m", "pbem", "rulesets", "original"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert presets.returncode == 0, presets.stderr
+    assert "power_sacrifice      on" in presets.stdout
     imported = subprocess.run(
         [sys.executable, "-c", "import pbem.resources as r; print(r.grammar_path())"],
         cwd=tmp_path,

@@ -12,7 +12,9 @@ from pbem.rules.realm.position import Phase, Position
 
 
 def position_to_json(pos: Position) -> dict[str, Any]:
-    return {
+    """notation.md's position; ``sacrificed`` only where Powers were sacrificed (a
+    variation), so the Featured Game's JSON is exactly the documented one."""
+    data = {
         "game": "realm",
         "phase": pos.phase.value,
         "to_move": None if pos.phase is Phase.OVER else pos.to_move.key,
@@ -29,6 +31,9 @@ def position_to_json(pos: Position) -> dict[str, Any]:
         "realms": {s.key: pos.realms_controlled(s) for s in Side},
         "result": pos.result,
     }
+    if any(pos.sacrificed):
+        data["sacrificed"] = {s.key: pos.sacrificed[s] for s in Side}
+    return data
 
 
 def _warning(d: Diagnostic) -> dict[str, Any]:
