@@ -1,9 +1,331 @@
-"""Placeholder: the command is being built."""
+"""``pbem init | new | games | show | mail | poll | flush``: the referee's commands.
+
+Thin functions over ``pbem.referee``; the heavy modules are imported inside
+them so that ``pbem validate`` keeps its fast start.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, UsageError
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from pbem.referee.home import Config, Home
+
+#: sysexits' EX_TEMPFAIL: an MTA keeps the message and tries the pipe again later
+EX_TEMPFAIL = 75
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add this module's commands to ``pbem``."""
+    """Add the referee's commands to ``pbem``."""
+    home_help = "the referee's data folder (default: $PBEM_HOME, else ./pbem-home)"
+
+    p = sub.add_parser(
+        "init", help="create the referee's data folder",
+        description="Create $PBEM_HOME with a working config.yaml, the SQLite store, the "
+        "outbox and inbox Maildirs. Asks nothing unless on a terminal; running it again "
+        "only brings the store's schema up to date.",
+    )
+    p.add_argument("--home", help=home_help)
+    p.add_argument("--address", help="the referee's email address (default referee@localhost)")
+    p.set_defaults(func=cmd_init)
+
+    p = sub.add_parser(
+        "new", help="start a game by mail and invite both players",
+        description="Create a game, print its id, and mail both players an invitation with "
+        "the rules in force, the empty board and how to reply.",
+    )
+    p.add_argument("--white", required=True, metavar="EMAIL")
+    p.add_argument("--black", required=True, metavar="EMAIL")
+    p.add_argument("--ruleset", metavar="NAME", help="a preset (default: the config's)")
+    p.add_argument("--name", metavar="TEXT", help="the game's title")
+    p.add_argument("--white-name", metavar="TEXT", help="White's name in reports")
+    p.add_argument("--black-name", metavar="TEXT", help="Black's name in reports")
+    p.add_argument("--home", help=home_help)
+    p.add_argument("--no-send", action="store_true", help="queue the mail, do not deliver yet")
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("games", help="list the referee's games",
+                       description="One line per game: id, status, players, turn, title.")
+    p.add_argument("--home", help=home_help)
+    p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser(
+        "show", help="a game's record and board (--log: every message and mail)",
+        description="Print a game's canonical record and its board; with --log, every "
+        "message received (and why it was refused or failed), and every mail sent.",
+    )
+    p.add_argument("game", metavar="GAME", help="the game's id")
+    p.add_argument("--log", action="store_true", help="the message and delivery log")
+    p.add_argument("--home", help=home_help)
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser(
+        "mail", help="handle one message from standard input (for an MTA pipe)",
+        description="Read one RFC 5322 message on standard input, handle it in one "
+        "transaction, then deliver the replies. Exit 0 handled (played, answered, ignored "
+        "or a duplicate), 1 refused, 2 unreadable input, 3 store or internal error. With "
+        "--mta: 0 for anything handled, 75 (try again later) for store errors.",
+    )
+    p.add_argument("--home", help=home_help)
+    p.add_argument("--mta", action="store_true", help="exit codes for an MTA pipe")
+    p.add_argument("--no-send", action="store_true", help="queue replies, do not deliver")
+    p.set_defaults(func=cmd_mail)
+
+    p = sub.add_parser(
+        "poll", help="handle every new message in a Maildir",
+        description="Handle every unseen message of a Maildir (default: the config's inbox), "
+        "each in its own transaction, marking each seen once committed; then deliver.",
+    )
+    p.add_argument("maildir", nargs="?", metavar="MAILDIR")
+    p.add_argument("--home", help=home_help)
+    p.add_argument("--no-send", action="store_true", help="queue replies, do not deliver")
+    p.set_defaults(func=cmd_poll)
+
+    p = sub.add_parser(
+        "flush", help="deliver queued mail (retry failed deliveries)",
+        description="Deliver every queued mail, over SMTP when configured, else into the "
+        "outbox Maildir. Exit 3 when some delivery failed (it stays queued).",
+    )
+    p.add_argument("--home", help=home_help)
+    p.set_defaults(func=cmd_flush)
+
+
+# -- helpers ---------------------------------------------------------------------------
+def _open(args: argparse.Namespace) -> tuple[Home, Config, sqlite3.Connection]:
+    from pbem.referee.home import Home, home_path
+    from pbem.referee.store import connect
+
+    home = Home(home_path(args.home))
+    config = home.load_config()
+    return home, config, connect(home.db_path)
+
+
+def _deliver(home: Home, config: Config, conn: sqlite3.Connection) -> bool:
+    """Deliver what is queued; say on stderr what failed. True if everything went."""
+    from pbem.referee.outbox import deliver
+
+    result = deliver(conn, config, home.outbox_path)
+    for error in result.errors[:5]:
+        sys.stderr.write(f"pbem: delivery failed, will retry: {error}\n")
+    return result.failed == 0
+
+
+# -- commands --------------------------------------------------------------------------
+def cmd_init(args: argparse.Namespace, out: TextIO) -> int:
+    import mailbox
+
+    from pbem.referee.home import DEFAULT_CONFIG, Home, home_path, parse_config
+    from pbem.referee.store import connect
+
+    home = Home(home_path(args.home))
+    if home.root.exists() and not home.root.is_dir():
+        raise UsageError(f"{home.root} exists and is not a folder")
+    address = args.address
+    if home.exists():
+        out.write(f"{home.root}: already set up; ")
+    else:
+        if address is None and sys.stdin.isatty() and sys.stdout.isatty():
+            answer = input("The referee's email address [referee@localhost]: ").strip()
+            address = answer or None
+        text = DEFAULT_CONFIG.format(address=address or "referee@localhost")
+        parse_config(text)  # the default must be valid, and the address too
+        try:
+            home.root.mkdir(parents=True, exist_ok=True)
+            home.config_path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot create {home.root}: {exc.strerror or exc}") from None
+        out.write(f"{home.root}: created {home.config_path.name}; ")
+    config = home.load_config()
+    conn = connect(home.db_path)
+    conn.close()
+    mailbox.Maildir(str(home.outbox_path), create=True)
+    mailbox.Maildir(str(home.inbox_path(config)), create=True)
+    out.write(f"store {home.db_path.name} up to date; outbox {home.outbox_path}\n")
+    return EXIT_OK
+
+
+def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
+    from pbem.errors import PbemError
+    from pbem.records.rulesets import load_ruleset
+    from pbem.referee.service import Referee
+
+    for flag, value in (("--white", args.white), ("--black", args.black)):
+        if "@" not in value or " " in value.strip():
+            raise UsageError(f"{flag} {value!r} is not an email address")
+    if args.white.strip().lower() == args.black.strip().lower():
+        raise UsageError("White and Black need different addresses")
+    home, config, conn = _open(args)
+    try:
+        ruleset = load_ruleset(args.ruleset or config.ruleset)
+    except PbemError as exc:
+        raise UsageError(str(exc)) from None
+    game_id = Referee(conn, config).new_game(
+        args.white, args.black, ruleset, args.name, args.white_name, args.black_name
+    )
+    out.write(f"{game_id}\n")
+    out.flush()
+    if not args.no_send:
+        _deliver(home, config, conn)
+    return EXIT_OK
+
+
+def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
+    _, _, conn = _open(args)
+    rows = conn.execute(
+        "SELECT g.id, g.name, g.status, g.result, "
+        "(SELECT email FROM players WHERE game_id = g.id AND side = 'w') AS white, "
+        "(SELECT email FROM players WHERE game_id = g.id AND side = 'b') AS black, "
+        "(SELECT label FROM turns WHERE game_id = g.id ORDER BY seq DESC LIMIT 1) AS last "
+        "FROM games g ORDER BY g.id"
+    ).fetchall()
+    if not rows:
+        out.write("no games yet: start one with `pbem new --white EMAIL --black EMAIL`\n")
+    for r in rows:
+        state = f"over {r['result']}" if r["status"] == "over" else "playing"
+        last = "no turn yet" if r["last"] == "start" else f"last {r['last']}"
+        out.write(f"{r['id']:>4}  {state:<12} {r['white']} v {r['black']}  ({last})  "
+                  f"{r['name']}\n")
+    return EXIT_OK
+
+
+def _game_id(text: str) -> int:
+    try:
+        return int(text.lstrip("gG#"))
+    except ValueError:
+        raise UsageError(f"{text!r} is not a game id (a number, as `pbem games` lists)") from None
+
+
+def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    import time
+
+    from pbem.referee.games import GameNotFound, load_game
+    from pbem.render.text_board import render_text
+
+    _, _, conn = _open(args)
+    try:
+        game = load_game(conn, _game_id(args.game))
+    except GameNotFound as exc:
+        raise UsageError(str(exc)) from None
+    if not args.log:
+        out.write(game.record + "\n")
+        out.write(render_text(game.position, title=f"game {game.id}: {game.name}") + "\n")
+        if game.offer:
+            what, side = game.offer.split(":")
+            out.write(f"Pending: {'White' if side == 'w' else 'Black'} offers "
+                      f"{'to end by agreement' if what == 'end' else 'a draw'}\n")
+        return EXIT_OK
+
+    def when(t: float) -> str:
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
+
+    entries: list[tuple[float, str]] = []
+    for r in conn.execute("SELECT * FROM messages WHERE game_id = ?", (game.id,)):
+        entries.append((r["received_at"], f"received {r['message_id']} from {r['sender']}: "
+                        f"{r['outcome']}" + (f": {r['reason']}" if r["reason"] else "")))
+    for r in conn.execute(
+        "SELECT f.* FROM failures f WHERE f.game_id = ? OR f.message_id IN "
+        "(SELECT message_id FROM messages WHERE game_id = ?)", (game.id, game.id)
+    ):
+        entries.append((r["at"], f"FAILED {r['message_id']}: {r['error']}"))
+    for r in conn.execute("SELECT * FROM outbox WHERE game_id = ?", (game.id,)):
+        state = r["status"]
+        if r["last_error"]:
+            state += f" (attempt {r['attempts']}: {r['last_error']})"
+        entries.append((r["created_at"], f"mail {r['kind']} to {r['recipient']} "
+                        f"{r['message_id']}: {state}"))
+    for r in conn.execute("SELECT * FROM game_log WHERE game_id = ?", (game.id,)):
+        entries.append((r["at"], f"{r['kind']}: {r['text']}"))
+    for at, text in sorted(entries, key=lambda e: e[0]):
+        out.write(f"{when(at)}  {text}\n")
+    return EXIT_OK
+
+
+def _handle_one(referee: object, raw: bytes) -> object:
+    from pbem.referee.service import Referee
+
+    assert isinstance(referee, Referee)
+    return referee.handle(raw)
+
+
+def cmd_mail(args: argparse.Namespace, out: TextIO) -> int:
+    from pbem.errors import PbemError
+    from pbem.referee.inbox import looks_like_mail
+
+    raw = sys.stdin.buffer.read()
+    if not raw.strip():
+        raise UsageError("no message on standard input")
+    if not looks_like_mail(raw):
+        raise UsageError("standard input is not an email message (it has no header lines)")
+    try:
+        home, config, conn = _open(args)
+        from pbem.referee.service import Referee
+
+        handled = Referee(conn, config).handle(raw)
+    except PbemError as exc:
+        if args.mta:
+            sys.stderr.write(f"pbem: {exc} (the message was not handled: try again later)\n")
+            return EX_TEMPFAIL
+        raise
+    game = f" (game {handled.game_id})" if handled.game_id else ""
+    out.write(f"{handled.outcome}{game}: {handled.reason or ''}\n")
+    out.flush()
+    if not args.no_send:
+        _deliver(home, config, conn)
+    if handled.outcome == "refused" and not args.mta:
+        return EXIT_INVALID
+    return EXIT_OK
+
+
+def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
+    from pbem.errors import PbemError
+    from pbem.referee.service import Referee
+    from pbem.referee.sources import MaildirSource
+
+    home, config, conn = _open(args)
+    path = Path(args.maildir) if args.maildir else home.inbox_path(config)
+    try:
+        source = MaildirSource(path)
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    referee = Referee(conn, config)
+    counts: dict[str, int] = {}
+    failed = 0
+    try:
+        for key, raw in source.messages():
+            try:
+                handled = referee.handle(raw)
+            except PbemError as exc:
+                failed += 1
+                sys.stderr.write(f"pbem: {Path(key).name}: not handled, left for the next "
+                                 f"poll: {exc}\n")
+                continue
+            source.done(key)
+            counts[handled.outcome] = counts.get(handled.outcome, 0) + 1
+    finally:
+        source.close()
+    total = sum(counts.values())
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+    out.write(f"{total} message{'s' if total != 1 else ''}" + (f": {summary}" if total else "")
+              + (f"; {failed} not handled" if failed else "") + "\n")
+    out.flush()
+    if not args.no_send:
+        _deliver(home, config, conn)
+    return EXIT_INPUT if failed else EXIT_OK
+
+
+def cmd_flush(args: argparse.Namespace, out: TextIO) -> int:
+    from pbem.referee.outbox import deliver
+
+    home, config, conn = _open(args)
+    result = deliver(conn, config, home.outbox_path)
+    out.write(f"{result.sent} sent, {result.failed} still queued\n")
+    for error in result.errors:
+        sys.stderr.write(f"pbem: delivery failed, will retry: {error}\n")
+    return EXIT_INPUT if result.failed else EXIT_OK

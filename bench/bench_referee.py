@@ -1,0 +1,121 @@
+"""The referee's speed: one mail through ``pbem mail`` as a new process, and a burst
+of mails across many games through ``pbem poll``. Prints figures; asserts nothing.
+
+    python bench/bench_referee.py [--runs 15] [--games 100] [--per-game 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import mailbox
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pbem.cli import main as pbem_main
+from pbem.notation.format import format_turn
+from pbem.notation.syntax import TurnText
+from pbem.records.reader import read_file
+from pbem.records.rulesets import load_ruleset
+from pbem.records.validate import validate_source
+from pbem.referee.home import Home
+from pbem.referee.service import Referee
+from pbem.referee.store import connect
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def sample_turns() -> list[tuple[str, str]]:
+    replay = validate_source(next(iter(read_file(REPO / "games/sample-game-2002.realm")))).replay
+    return [(t.label, format_turn(TurnText(tuple(r.canonical() for r in t.resolved))))
+            for t in replay.turns]
+
+
+def mail(game_id: int, side: str, token: str, text: str, n: int) -> bytes:
+    sender = f"{'white' if side == 'w' else 'black'}{game_id}@players.test"
+    return (
+        f"From: {sender}\r\nTo: referee+g{game_id}-{side}-{token}@pbem.test\r\n"
+        f"Subject: Re: [realm g{game_id}-{side}-{token}] move\r\n"
+        f"Message-ID: <bench-{game_id}-{n}@players.test>\r\n\r\n{text}\r\n\r\n"
+        "> quoted text of the referee's mail\r\n"
+    ).encode()
+
+
+def setup(home: Path, games: int) -> tuple[Referee, dict[int, dict[str, str]]]:
+    assert pbem_main(["init", "--home", str(home), "--address", "referee@pbem.test"]) == 0
+    h = Home(home)
+    referee = Referee(connect(h.db_path), h.load_config())
+    tokens = {}
+    featured = load_ruleset("featured")
+    for g in range(games):
+        gid = referee.new_game(f"white{g + 1}@players.test", f"black{g + 1}@players.test",
+                               featured)
+        tokens[gid] = dict(referee.conn.execute(
+            "SELECT side, token FROM players WHERE game_id = ?", (gid,)).fetchall())
+    return referee, tokens
+
+
+def bench_mail(runs: int) -> None:
+    turns = sample_turns()[:runs]
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        _, tokens = setup(home, 1)
+        env = {**os.environ, "PBEM_HOME": str(home)}
+        times = []
+        for n, (label, text) in enumerate(turns):
+            raw = mail(1, label[-1], tokens[1][label[-1]], text, n)
+            start = time.perf_counter()
+            proc = subprocess.run([sys.executable, "-m", "pbem", "mail", "--no-send"], input=raw,
+                                  capture_output=True, env=env)
+            times.append(time.perf_counter() - start)
+            assert proc.stdout.startswith(b"accepted"), proc.stdout + proc.stderr
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "pbem", "flush"], capture_output=True, env=env)
+        flush = time.perf_counter() - start
+    print(f"pbem mail, new process, read -> committed turn + 2 queued reports: "
+          f"median {statistics.median(times) * 1000:.0f} ms, best {min(times) * 1000:.0f} ms, "
+          f"worst {max(times) * 1000:.0f} ms ({len(times)} runs; target < 300 ms)")
+    print(f"pbem flush of {2 * len(times) + 2} queued mails into the outbox Maildir: "
+          f"{flush * 1000:.0f} ms")
+
+
+def bench_poll(games: int, per_game: int) -> None:
+    turns = sample_turns()[:per_game]
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        referee, tokens = setup(home, games)
+        referee.conn.close()
+        env = {**os.environ, "PBEM_HOME": str(home)}
+        subprocess.run([sys.executable, "-m", "pbem", "flush"], capture_output=True, env=env)
+        inbox = mailbox.Maildir(str(home / "inbox"))
+        n = 0
+        for label, text in turns:  # mails arrive interleaved across the games
+            for gid, tok in tokens.items():
+                inbox.add(mail(gid, label[-1], tok[label[-1]], text, n))
+                n += 1
+        start = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "pbem", "poll"], capture_output=True,
+                              env=env)
+        elapsed = time.perf_counter() - start
+        sent = len(list((home / "outbox" / "new").iterdir()))
+    print(f"pbem poll, {n} mails across {games} games (+ {2 * n} replies delivered to the "
+          f"outbox Maildir): {elapsed:.1f} s, {n / elapsed:.0f} mails/s (target < 60 s)")
+    print(f"  {proc.stdout.decode().strip()}; outbox holds {sent} mails")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--per-game", type=int, default=10)
+    args = ap.parse_args()
+    bench_mail(args.runs)
+    bench_poll(args.games, args.per_game)
+
+
+if __name__ == "__main__":
+    main()

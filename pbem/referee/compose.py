@@ -1,0 +1,78 @@
+"""Outgoing mail: headers that bring the reply back to the right game and player.
+
+Every mail to a player carries that player's secret in the Reply-To plus-address
+and the subject tag (see ``secrets_scheme``), a Message-ID fixed when it is
+queued (so a retry is the same mail), and ``Auto-Submitted`` so that other
+robots never answer it. Turn reports are ``multipart/alternative`` (plain text
+and HTML with the SVG board); everything else is plain text.
+"""
+
+from __future__ import annotations
+
+import email.policy
+from dataclasses import dataclass
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import formataddr, formatdate, make_msgid
+
+from pbem.referee.home import Config
+from pbem.referee.secrets_scheme import reply_address, subject_tag
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    kind: str  # invitation | report | refusal | reply | notice | result | unknown-sender
+    recipient: str
+    subject: str
+    text: str
+    html: str | None = None
+    game_id: int | None = None
+    side: str | None = None
+    token: str | None = None
+    #: the Message-ID of the player's mail this answers, and its References
+    in_reply_to: str | None = None
+    references: tuple[str, ...] = ()
+    auto: str = "auto-generated"
+
+
+def new_message_id(config: Config, game_id: int | None) -> str:
+    return make_msgid(idstring=f"pbem.g{game_id or 0}", domain=config.domain)
+
+
+def full_subject(out: Outgoing) -> str:
+    if out.game_id is not None and out.side is not None and out.token is not None:
+        return f"{subject_tag(out.game_id, out.side, out.token)} {out.subject}"
+    return out.subject
+
+
+def build_mail(config: Config, out: Outgoing, message_id: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = formataddr((config.name, config.address))
+    msg["To"] = out.recipient
+    if out.game_id is not None and out.side is not None and out.token is not None:
+        plus = reply_address(config.local_part, config.domain, out.game_id, out.side, out.token)
+        msg["Reply-To"] = str(Address(config.name, addr_spec=plus))
+    msg["Subject"] = full_subject(out)
+    msg["Date"] = formatdate(localtime=True)
+    msg["Message-ID"] = message_id
+    if out.in_reply_to:
+        msg["In-Reply-To"] = out.in_reply_to
+        refs = [*out.references[::-1][-8:], out.in_reply_to]
+        msg["References"] = " ".join(dict.fromkeys(refs))
+    msg["Auto-Submitted"] = out.auto
+    msg["X-Pbem-Kind"] = out.kind
+    if out.game_id is not None:
+        msg["X-Pbem-Game"] = str(out.game_id)
+    msg.set_content(out.text, cte="quoted-printable")
+    if out.html is not None:
+        msg.add_alternative(out.html, subtype="html", cte="quoted-printable")
+    return msg.as_bytes(policy=email.policy.SMTP)  # CRLF: what SMTP DATA needs
+
+
+def quote(text: str, limit: int = 200) -> str:
+    """The player's message quoted back, as mail programs quote (``> ``)."""
+    lines = text.rstrip("\n").splitlines()
+    shown = [f"> {ln}".rstrip() for ln in lines[:limit]]
+    if len(lines) > limit:
+        shown.append(f"> [... {len(lines) - limit} more lines]")
+    return "\n".join(shown)

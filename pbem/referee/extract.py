@@ -1,0 +1,210 @@
+"""Orders out of an email body, whatever the mail program did to it.
+
+The body is chosen (``text/plain`` preferred, HTML turned into text otherwise),
+decoded (any transfer encoding; any charset, with fallbacks for wrong or unknown
+ones), and then cut down to what the player wrote: quoted lines (``>``), quote
+headers (``On ... wrote:``), everything after a signature (``-- ``), an Outlook
+``-----Original Message-----`` block or a forwarded message. Every kept line
+remembers its line number in the decoded body, so a refusal can say "line 3,
+column 14" of what the player actually typed.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from email.message import Message
+from html.parser import HTMLParser
+from typing import ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class BodyLine:
+    #: 1-based line number in the decoded body (the text the player's program shows)
+    number: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    #: the whole decoded text, as chosen (plain, or HTML made text)
+    text: str
+    #: the lines the player wrote (quotes, signature and forwarded parts cut)
+    lines: tuple[BodyLine, ...]
+    source: str  # "text/plain", "text/html" or "none"
+    charset_note: str | None = None
+
+
+_FALLBACK_CHARSETS = ("utf-8", "cp1252", "latin-1")
+
+
+def decode_part(part: Message) -> tuple[str, str | None]:
+    """The part's text, and a note when its charset was wrong or unknown."""
+    payload = part.get_payload(decode=True)
+    if payload is None:
+        raw = part.get_payload()
+        payload = raw.encode("utf-8", "replace") if isinstance(raw, str) else b""
+    assert isinstance(payload, bytes)
+    charset = part.get_content_charset() or "us-ascii"
+    try:
+        return payload.decode(charset), None
+    except LookupError:
+        note = f"unknown charset {charset!r}"
+    except UnicodeDecodeError:
+        note = f"text not valid in its charset {charset!r}"
+    for fallback in _FALLBACK_CHARSETS:
+        try:
+            return payload.decode(fallback), f"{note}; read as {fallback}"
+        except UnicodeDecodeError:
+            continue
+    return payload.decode("utf-8", "replace"), note  # pragma: no cover - latin-1 never fails
+
+
+class _HtmlText(HTMLParser):
+    """HTML to text: block elements become line breaks; quotes and scripts are dropped."""
+
+    _BLOCK: ClassVar[set[str]] = {
+        "p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table",
+    }
+    _SKIP: ClassVar[set[str]] = {"script", "style", "head", "title", "blockquote"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0
+
+    def _quote_div(self, attrs: list[tuple[str, str | None]]) -> bool:
+        cls = " ".join(v or "" for k, v in attrs if k in ("class", "id"))
+        return any(q in cls for q in ("gmail_quote", "moz-cite-prefix", "divRplyFwdMsg",
+                                      "yahoo_quoted", "OLK_SRC_BODY_SECTION"))
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.skip:
+            if tag in self._SKIP or tag == "div":
+                self.skip += 1
+            return
+        if tag in self._SKIP or (tag == "div" and self._quote_div(attrs)):
+            self.skip = 1
+            return
+        if tag in self._BLOCK:
+            self.parts.append("\n")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if not self.skip and tag in self._BLOCK:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.skip:
+            if tag in self._SKIP or tag == "div":
+                self.skip -= 1
+            return
+        if tag in self._BLOCK:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip:
+            self.parts.append(re.sub(r"[ \t\r\n]+", " ", data))
+
+
+def html_to_text(markup: str) -> str:
+    parser = _HtmlText()
+    try:
+        parser.feed(markup)
+        parser.close()
+    except Exception:  # html.parser is lenient; keep going with what it has on anything odd
+        return html.unescape(re.sub(r"<[^>]*>", " ", markup))
+    lines = [ln.strip().replace("\xa0", " ") for ln in "".join(parser.parts).split("\n")]
+    text = "\n".join(lines)
+    return re.sub(r"\n{2,}", "\n", text).strip("\n") + "\n"
+
+
+def _is_attachment(part: Message) -> bool:
+    return (part.get("Content-Disposition") or "").strip().lower().startswith("attachment")
+
+
+def choose_part(msg: Message) -> tuple[Message | None, str]:
+    """The first inline ``text/plain`` part, else the first ``text/html`` part.
+
+    Forwarded messages (``message/rfc822``) are not entered: what the player wrote
+    is around them, not inside them.
+    """
+    plain = html_part = None
+    stack: list[Message] = [msg]
+    while stack:
+        part = stack.pop(0)
+        ctype = part.get_content_type()
+        if part.is_multipart():
+            if ctype == "message/rfc822":
+                continue
+            stack[0:0] = list(part.get_payload())  # type: ignore[arg-type]
+            continue
+        if _is_attachment(part):
+            continue
+        if ctype == "text/plain" and plain is None:
+            plain = part
+        elif ctype == "text/html" and html_part is None:
+            html_part = part
+    if plain is not None:
+        return plain, "text/plain"
+    if html_part is not None:
+        return html_part, "text/html"
+    return None, "none"
+
+
+_QUOTE_HEADER = re.compile(
+    r"^\s*(On\b.*\bwrote:|Le\b.*\ba écrit\s*:|Am\b.*\bschrieb\b.*:|.*\bwrote:)\s*$", re.I
+)
+_QUOTE_HEADER_START = re.compile(r"^\s*On\s.*\d", re.I)
+_STOP = re.compile(
+    r"^\s*(-{2,}\s*Original Message\s*-{2,}|-{2,}\s*Forwarded message\s*-{2,}|"
+    r"Begin forwarded message:|_{10,}\s*$|-{5,}\s*Forwarded by)",
+    re.I,
+)
+_OUTLOOK_HEADER = re.compile(r"^\s*(From|Sent|To|Subject|Date):\s", re.I)
+
+
+def player_lines(text: str) -> list[BodyLine]:
+    """The lines the player wrote, with their line numbers in ``text``."""
+    raw = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kept: list[BodyLine] = []
+    skip_next_wrote = False
+    for i, line in enumerate(raw, start=1):
+        stripped = line.rstrip()
+        if stripped in ("--", "-- ") or line == "-- ":
+            break  # signature
+        if _STOP.match(stripped):
+            break
+        if (
+            _OUTLOOK_HEADER.match(stripped)
+            and kept
+            and not kept[-1].text.strip()
+            and i < len(raw)
+            and any(_OUTLOOK_HEADER.match(x) for x in raw[i : i + 3])
+        ):
+            break  # an unquoted header block of an Outlook reply
+        if stripped.lstrip().startswith(">"):
+            continue
+        if skip_next_wrote:
+            skip_next_wrote = False
+            if stripped.endswith("wrote:"):
+                continue
+        if _QUOTE_HEADER.match(stripped):
+            continue
+        if _QUOTE_HEADER_START.match(stripped) and i < len(raw):
+            nxt = raw[i].strip()
+            if nxt.endswith("wrote:") and not nxt.startswith(">"):
+                skip_next_wrote = True
+                continue
+        kept.append(BodyLine(i, stripped))
+    return kept
+
+
+def extract_body(msg: Message) -> Body:
+    part, source = choose_part(msg)
+    if part is None:
+        return Body("", (), source)
+    text, note = decode_part(part)
+    if source == "text/html":
+        text = html_to_text(text)
+    return Body(text, tuple(player_lines(text)), source, note)

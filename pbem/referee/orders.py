@@ -1,0 +1,88 @@
+"""The commands a player may mail, one per line (the subject counts as a line too).
+
+A line is a command when it starts with one of the command words, a turn when
+it looks like notation, and chatter otherwise ("Hi Bob, here is my move:"),
+which is ignored. Each command may carry a move number, ``#23`` (before or
+after it), so that a stale or repeated order is recognised and refused.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pbem.referee.extract import BodyLine
+
+#: command words -> the command's name (a turn is "turn")
+COMMAND_WORDS: dict[str, str] = {
+    "board": "board",
+    "history": "history",
+    "help": "help",
+    "resign": "resign",
+    "offer end": "offer-end",
+    "accept end": "accept-end",
+    "decline end": "decline-end",
+    "offer draw": "offer-draw",
+    "accept draw": "accept-draw",
+    "decline draw": "decline-draw",
+}
+_NUMBER = re.compile(r"#\s*(\d+)")
+_NOTATION = re.compile(
+    r"^(\d+\s*(\.|…)|[PE][a-lA-L1](1[0-2]|[1-9lI])[a-lA-L1]|[BP][a-lA-L1](1[0-2]|[1-9])\b|"
+    r"R[a-lA-L1](1[0-2]|[1-9])\s*\(|pass\s*$)",
+)
+_SUBJECT_PREFIX = re.compile(r"^\s*((re|aw|sv|fwd?|wg|tr)\s*(\[\d+\])?\s*:\s*)+", re.I)
+_TAG = re.compile(r"\[realm[^\]]*\]", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    name: str  # a COMMAND_WORDS value, or "turn"
+    #: the text of the turn (for "turn"), with the move number removed
+    text: str
+    number: int | None
+    #: where it was written: a body line number (0 for the subject) and the column
+    #: (1-based) where ``text`` starts in that line
+    line: int
+    column: int
+    original: str  # the whole line as written
+
+
+def _command(text: str, line: int, original: str, offset: int) -> Order | None:
+    number = None
+    m = _NUMBER.search(text)
+    rest, col = text, offset
+    if m is not None and (m.start() == 0 or m.end() == len(text.rstrip())):
+        number = int(m.group(1))
+        if m.start() == 0:
+            stripped = text[m.end() :]
+            col += len(text) - len(stripped.lstrip())
+            rest = stripped.lstrip()
+        else:
+            rest = text[: m.start()].rstrip()
+    words = " ".join(rest.lower().split()).rstrip(".!")
+    if words in COMMAND_WORDS:
+        return Order(COMMAND_WORDS[words], words, number, line, col, original)
+    if _NOTATION.match(rest.strip()):
+        lead = len(rest) - len(rest.lstrip())
+        return Order("turn", rest.strip(), number, line, col + lead, original)
+    return None
+
+
+def find_orders(subject: str, lines: tuple[BodyLine, ...]) -> list[Order]:
+    """Every command and turn, in the order written: the subject's first."""
+    orders = []
+    topic = _TAG.sub(" ", _SUBJECT_PREFIX.sub("", subject)).strip()
+    if topic:
+        found = _command(topic, 0, subject, 1)
+        if found is not None:
+            orders.append(found)
+    for bl in lines:
+        text = bl.text
+        stripped = text.lstrip()
+        if not stripped:
+            continue
+        found = _command(stripped.rstrip(), bl.number, text, len(text) - len(stripped) + 1)
+        if found is not None:
+            orders.append(found)
+    return orders

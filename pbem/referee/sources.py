@@ -1,0 +1,67 @@
+"""Where ``pbem poll`` gets its messages: any source of raw messages to acknowledge.
+
+A source yields ``(key, raw bytes)`` and is told ``done(key)`` once the message
+is handled and committed; a crash in between means the message is read again,
+and the store's Message-ID check makes that harmless. The Maildir source is
+here; an IMAP source can be added beside it with the same three methods.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Protocol
+
+
+class MessageSource(Protocol):
+    def messages(self) -> Iterator[tuple[str, bytes]]: ...
+
+    def done(self, key: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class MaildirSource:
+    """Unseen mail in a Maildir: everything in ``new/``, and ``cur/`` files without ``S``.
+
+    A handled message moves to ``cur/`` with the Seen flag (a rename: atomic).
+    """
+
+    def __init__(self, path: Path):
+        if not (path / "new").is_dir() or not (path / "cur").is_dir():
+            raise FileNotFoundError(f"{path} is not a Maildir (it needs new/ and cur/)")
+        self.path = path
+
+    def _unseen(self) -> list[Path]:
+        found = []
+        for sub in ("new", "cur"):
+            with os.scandir(self.path / sub) as it:
+                for entry in it:
+                    if entry.name.startswith("."):
+                        continue
+                    info = entry.name.partition(":2,")[2]
+                    if sub == "cur" and "S" in info:
+                        continue
+                    found.append(Path(entry.path))
+        # Maildir names start with the delivery time: that order is the arrival order
+        return sorted(found, key=lambda p: (p.name.split(".")[0].zfill(20), p.name))
+
+    def messages(self) -> Iterator[tuple[str, bytes]]:
+        for path in self._unseen():
+            try:
+                raw = path.read_bytes()
+            except FileNotFoundError:
+                continue  # taken by another poll meanwhile
+            yield str(path), raw
+
+    def done(self, key: str) -> None:
+        path = Path(key)
+        base, _, flags = path.name.partition(":2,")
+        flags = "".join(sorted(set(flags + "S")))
+        with contextlib.suppress(FileNotFoundError):
+            os.rename(path, self.path / "cur" / f"{base}:2,{flags}")
+
+    def close(self) -> None:
+        pass

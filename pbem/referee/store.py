@@ -1,0 +1,190 @@
+"""The referee's SQLite store: games, players, turns with snapshots, messages, outbox.
+
+WAL mode and a busy timeout let several ``pbem mail`` processes share the file;
+every incoming message is handled inside one ``BEGIN IMMEDIATE`` transaction
+(writers queue up, none sees another's half-done work). Schema changes are named
+migrations recorded in ``schema_migrations``, each applied in one transaction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from pbem.errors import PbemError
+
+
+class StoreError(PbemError):
+    """The store cannot be opened, read or written."""
+
+    code = "store"
+
+
+BUSY_TIMEOUT_MS = 60_000
+
+#: (name, SQL). Append only: a released migration is never edited.
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    (
+        "0001-games-turns-messages-outbox",
+        """
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            ruleset TEXT NOT NULL,
+            ruleset_options TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'playing',   -- playing | over
+            result TEXT,                              -- 1-0 | 0-1 | 1/2-1/2
+            end_reason TEXT,                          -- bases | no-legal-turn | resigned | ...
+            record TEXT NOT NULL,                     -- the canonical record (.realm text)
+            offer TEXT,                               -- a pending offer: 'end:w', 'draw:b'
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        CREATE TABLE players (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            side TEXT NOT NULL CHECK (side IN ('w', 'b')),
+            email TEXT NOT NULL,
+            name TEXT NOT NULL,
+            token TEXT NOT NULL,
+            PRIMARY KEY (game_id, side)
+        );
+        CREATE INDEX players_email ON players(email);
+        CREATE TABLE turns (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,                     -- 0: the start position
+            label TEXT NOT NULL,                      -- '11w', or 'start' for seq 0
+            notation TEXT NOT NULL,                   -- canonical, numbered: '11.Pj7j10(Bk11)'
+            snapshot TEXT NOT NULL,                   -- pbem.records.snapshot JSON
+            message_id INTEGER REFERENCES messages(id),
+            created_at REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        );
+        CREATE TABLE messages (
+            id INTEGER PRIMARY KEY,
+            message_id TEXT NOT NULL UNIQUE,          -- Message-ID, or sha256: of the raw bytes
+            received_at REAL NOT NULL,
+            game_id INTEGER REFERENCES games(id),
+            side TEXT,
+            sender TEXT,
+            subject TEXT,
+            raw BLOB NOT NULL,
+            outcome TEXT NOT NULL,   -- accepted | refused | info | unknown-sender | ignored
+            reason TEXT
+        );
+        CREATE INDEX messages_game ON messages(game_id);
+        CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY,
+            message_id TEXT NOT NULL UNIQUE,          -- the Message-ID of the mail we send
+            game_id INTEGER REFERENCES games(id),
+            side TEXT,
+            reply_to_message INTEGER REFERENCES messages(id),
+            recipient TEXT NOT NULL,
+            kind TEXT NOT NULL,                       -- invitation | report | refusal | ...
+            raw BLOB NOT NULL,
+            status TEXT NOT NULL DEFAULT 'queued',    -- queued | sending | sent
+            claimed_by TEXT,
+            claimed_at REAL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            created_at REAL NOT NULL,
+            sent_at REAL
+        );
+        CREATE INDEX outbox_status ON outbox(status);
+        CREATE INDEX outbox_game ON outbox(game_id);
+        CREATE TABLE failures (
+            id INTEGER PRIMARY KEY,
+            message_id TEXT NOT NULL,                 -- not unique: a retry may fail again
+            game_id INTEGER,
+            at REAL NOT NULL,
+            error TEXT NOT NULL
+        );
+        CREATE TABLE game_log (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            at REAL NOT NULL,
+            kind TEXT NOT NULL,
+            text TEXT NOT NULL
+        );
+        """,
+    ),
+)
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open the store (autocommit: transactions are explicit) and bring its schema up to date."""
+    try:
+        conn = sqlite3.connect(
+            str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+        )
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        migrate(conn)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the store {path}: {exc}") from None
+    return conn
+
+
+def applied_migrations(conn: sqlite3.Connection) -> list[str]:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at REAL)"
+    )
+    return [r[0] for r in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
+
+
+def migrate(conn: sqlite3.Connection) -> list[str]:
+    """Apply the migrations not yet applied, each in its own transaction; their names."""
+    done = set(applied_migrations(conn))
+    applied = []
+    for name, sql in MIGRATIONS:
+        if name in done:
+            continue
+        with transaction(conn):
+            # another process may have applied it while we waited for the lock
+            if conn.execute("SELECT 1 FROM schema_migrations WHERE name = ?", (name,)).fetchone():
+                continue
+            for statement in _statements(sql):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
+                (name, time.time()),
+            )
+        applied.append(name)
+    return applied
+
+
+def _statements(sql: str) -> Iterator[str]:
+    """The statements of a script (``executescript`` would commit: not inside a migration)."""
+    current = ""
+    for line in sql.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            yield current
+            current = ""
+    if current.strip():
+        yield current
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls everything back."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot lock the store: {exc}") from None
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    try:
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise StoreError(f"cannot commit to the store: {exc}") from None
