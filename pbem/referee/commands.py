@@ -79,9 +79,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_mail)
 
     p = sub.add_parser(
-        "poll", help="handle every new message in a Maildir",
-        description="Handle every unseen message of a Maildir (default: the config's inbox), "
-        "each in its own transaction, marking each seen once committed; then deliver.",
+        "poll", help="handle every new message in a Maildir or an IMAP folder",
+        description="Handle every new message of a Maildir (MAILDIR; else the config's IMAP "
+        "folder when an imap section is configured; else the config's inbox Maildir), each "
+        "in its own transaction, marking each handled once committed; then deliver.",
     )
     p.add_argument("maildir", nargs="?", metavar="MAILDIR")
     p.add_argument("--home", help=home_help)
@@ -286,14 +287,19 @@ def cmd_mail(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.errors import PbemError
     from pbem.referee.service import Referee
-    from pbem.referee.sources import MaildirSource
+    from pbem.referee.sources import ImapMessageSource, MaildirSource, MessageSource
 
     home, config, conn = _open(args)
-    path = Path(args.maildir) if args.maildir else home.inbox_path(config)
-    try:
-        source = MaildirSource(path)
-    except FileNotFoundError as exc:
-        raise UsageError(str(exc)) from None
+    imap = config.extra.get("imap")
+    source: MessageSource
+    if args.maildir is None and imap is not None:
+        source = ImapMessageSource(imap, home.db_path)  # a PbemError says what is wrong
+    else:
+        path = Path(args.maildir) if args.maildir else home.inbox_path(config)
+        try:
+            source = MaildirSource(path)
+        except FileNotFoundError as exc:
+            raise UsageError(str(exc)) from None
     referee = Referee(conn, config)
     counts: dict[str, int] = {}
     failed = 0
@@ -303,8 +309,8 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
                 handled = referee.handle(raw)
             except PbemError as exc:
                 failed += 1
-                sys.stderr.write(f"pbem: {Path(key).name}: not handled, left for the next "
-                                 f"poll: {exc}\n")
+                name = Path(key).name if isinstance(source, MaildirSource) else key
+                sys.stderr.write(f"pbem: {name}: not handled, left for the next poll: {exc}\n")
                 continue
             source.done(key)
             counts[handled.outcome] = counts.get(handled.outcome, 0) + 1

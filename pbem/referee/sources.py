@@ -2,8 +2,8 @@
 
 A source yields ``(key, raw bytes)`` and is told ``done(key)`` once the message
 is handled and committed; a crash in between means the message is read again,
-and the store's Message-ID check makes that harmless. The Maildir source is
-here; an IMAP source can be added beside it with the same three methods.
+and the store's Message-ID check makes that harmless. The Maildir source and
+the IMAP one (over ``imap_source``) are here.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class MessageSource(Protocol):
@@ -65,3 +65,37 @@ class MaildirSource:
 
     def close(self) -> None:
         pass
+
+
+class ImapMessageSource:
+    """New mail in an IMAP folder, each message once (see ``imap_source``).
+
+    The IMAP marks live in their own connection to the store's database, so that
+    marking a message never commits, or waits on, the referee's own transaction.
+    """
+
+    def __init__(self, imap_config: Any, db_path: Path):
+        import sqlite3
+
+        from pbem.referee.imap_source import ImapSettings, ImapSource
+
+        settings = ImapSettings.from_config(imap_config)
+        self._db = sqlite3.connect(db_path, timeout=60)
+        self._source = ImapSource(settings, self._db)
+        try:
+            self._session = self._source.__enter__()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def messages(self) -> Iterator[tuple[str, bytes]]:
+        return self._session.messages()
+
+    def done(self, key: str) -> None:
+        self._session.mark_handled(key)
+
+    def close(self) -> None:
+        try:
+            self._source.__exit__(None, None, None)
+        finally:
+            self._db.close()
