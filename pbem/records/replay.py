@@ -22,6 +22,7 @@ from pbem.notation.resolve import (
     resolve_placement,
     resolve_rearrangement,
     resolve_sacrifice,
+    square_readings,
 )
 from pbem.notation.syntax import (
     ActionText,
@@ -37,11 +38,14 @@ from pbem.notation.syntax import (
     SacrificeText,
     TurnText,
 )
+from pbem.notation.write import action_text
 from pbem.records.rulesets import load_ruleset
+from pbem.rules.geometry import is_square_name, parse_square
 from pbem.rules.pieces import Side
+from pbem.rules.realm.legal import legal_moves_for
 from pbem.rules.realm.position import Phase, Position, initial_position
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
-from pbem.rules.realm.turns import begin_turn, finish_turn
+from pbem.rules.realm.turns import TurnState, apply_move, begin_turn, finish_turn
 
 KNOWN_HEADERS = ("game", "ruleset", "white", "black", "event", "site", "date", "source", "result")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -98,6 +102,37 @@ class Replay:
         if not self.turns:
             return [self.final] if self.final is not None else []
         return [self.turns[0].before, *(t.after for t in self.turns)]
+
+
+#: an error names the legal moves of the refused piece when there are at most this many
+ALTERNATIVES = 12
+
+
+def _with_alternatives(
+    state: TurnState, text: MoveText, exc: RuleError
+) -> tuple[str, tuple[str, ...]]:
+    """The error's message and options; where the rules refused a move of the mover's own
+    movable piece and name no choices themselves, the options are that piece's legal
+    moves (when there are few), or the message says it has none."""
+    if exc.options or exc.code in ("turn.moved-once", "turn.game-over"):
+        return exc.message, exc.options
+    name = square_readings(text.frm)[0][0]
+    if not is_square_name(name):
+        return exc.message, ()
+    frm = parse_square(name)
+    position = state.position
+    piece = position.board[frm]
+    if piece is None or piece.side is not position.to_move or not piece.mobile:
+        return exc.message, ()
+    moves = legal_moves_for(state, frm)
+    if not moves:
+        return f"{exc.message}; the {piece.kind.title} on {name} has no legal move now", ()
+    if len(moves) > ALTERNATIVES:
+        return exc.message, ()
+    board = position.board
+    return exc.message, tuple(
+        format_action(action_text(m, apply_move(state, m)[1], board)) for m in moves
+    )
 
 
 class _Stop(Exception):
@@ -308,13 +343,17 @@ class _Walker:
                 resolved.append(r)
         except PbemError as exc:
             where = current if current is not None else turn.actions[0]
+            message, options = exc.message, getattr(exc, "options", ())
+            if isinstance(exc, RuleError) and isinstance(current, MoveText):
+                # a Move is only tried inside the loop, so ``state`` is the state it met
+                message, options = _with_alternatives(state, current, exc)
             self.fail(
-                exc.message,
+                message,
                 exc.code,
                 exc.span or where.span,
                 label,
                 format_action(where),
-                getattr(exc, "options", ()),
+                options,
             )
         for r in resolved:
             if r.warnings:
