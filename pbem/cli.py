@@ -16,13 +16,12 @@ from pathlib import Path
 from typing import TextIO
 
 from pbem import __version__
+from pbem.commands.inputs import record_games, ruleset_option
 from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, EXIT_USAGE, PbemError, UsageError
 from pbem.records.interchange import position_to_json
-from pbem.records.reader import GameSource, find_records, read_file
-from pbem.records.rulesets import load_ruleset
+from pbem.records.reader import find_records
 from pbem.records.validate import GameReport, validate_source
 from pbem.render.text_board import render_text
-from pbem.rules.realm.ruleset import Ruleset
 
 #: modules that add commands: each has ``register(subparsers)``. They import their heavy
 #: parts inside the command functions, so that ``pbem validate`` starts fast.
@@ -130,15 +129,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 # -- validate ----------------------------------------------------------------------------
-def _ruleset(name: str | None) -> Ruleset | None:
-    if name is None:
-        return None
-    try:
-        return load_ruleset(name)
-    except PbemError as exc:
-        raise UsageError(str(exc)) from None
-
-
 def _jobs(text: str) -> int:
     try:
         n = int(text)
@@ -175,7 +165,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     )
     from pbem.render.progress import ProgressBar
 
-    ruleset = _ruleset(args.ruleset)
+    ruleset = ruleset_option(args.ruleset)
     files = _reports(args.paths)
     formatter = (format_json_line if args.json
                  else functools.partial(describe_report, verbose=args.verbose))
@@ -256,22 +246,6 @@ def _caret(report: GameReport, line: int, column: int, action: str | None) -> st
 
 
 # -- replay ------------------------------------------------------------------------------
-def _games_of(args: argparse.Namespace) -> list[GameSource]:
-    """The games of ``args.file``, or only the one ``--game N`` names."""
-    path = Path(args.file)
-    if not path.is_file():
-        raise UsageError(f"{args.file}: no such file")
-    try:
-        sources = list(read_file(path))
-    except PbemError as exc:
-        raise UsageError(str(exc)) from None
-    if args.game is None:
-        return sources
-    if not 1 <= args.game <= len(sources):
-        raise UsageError(f"{args.file} holds {len(sources)} game(s); there is no game {args.game}")
-    return [sources[args.game - 1]]
-
-
 def _report_invalid(report: GameReport, shown: str) -> int:
     """Say on stderr why a record breaks; the exit status for it."""
     if report.valid:
@@ -287,8 +261,8 @@ def _report_invalid(report: GameReport, shown: str) -> int:
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
-    ruleset = _ruleset(args.ruleset)
-    sources = _games_of(args)
+    ruleset = ruleset_option(args.ruleset)
+    sources = record_games(args.file, args.game)
     status = EXIT_OK
     for source in sources:
         report = validate_source(source, default_ruleset=ruleset)
@@ -310,10 +284,10 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     # imported here: svgwrite takes longer to import than validating a game
     from pbem.render.board_svg import render_svg
 
-    ruleset = _ruleset(args.ruleset)
+    ruleset = ruleset_option(args.ruleset)
     if args.size is not None and args.size <= 0:
         raise UsageError(f"--size must be a positive number of pixels, not {args.size}")
-    sources = _games_of(args)
+    sources = record_games(args.file, args.game)
     if len(sources) > 1:
         raise UsageError(
             f"{args.file} holds {len(sources)} games; choose one with --game 1..{len(sources)}"
@@ -354,7 +328,7 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_archive(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.render.archive import build_archive
 
-    ruleset = _ruleset(args.ruleset)
+    ruleset = ruleset_option(args.ruleset)
     missing = [p for p in args.paths if not Path(p).exists()]
     if missing:
         raise UsageError(f"{missing[0]}: no such file or folder")

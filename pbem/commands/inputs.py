@@ -1,0 +1,44 @@
+"""Reading what commands are given: a ruleset option, a record's games.
+
+Shared by the commands in ``pbem.cli`` and ``pbem.commands``, so that every command
+says the same thing about a missing file or an unknown ruleset.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pbem.errors import PbemError, UsageError
+
+if TYPE_CHECKING:
+    from pbem.records.reader import GameSource
+    from pbem.rules.realm.ruleset import Ruleset
+
+
+def ruleset_option(name: str | None) -> Ruleset | None:
+    from pbem.records.rulesets import load_ruleset
+
+    if name is None:
+        return None
+    try:
+        return load_ruleset(name)
+    except PbemError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def record_games(file: str, game: int | None) -> list[GameSource]:
+    from pbem.records.reader import read_file
+
+    path = Path(file)
+    if not path.is_file():
+        raise UsageError(f"{file}: no such file")
+    try:
+        sources = list(read_file(path))
+    except PbemError as exc:
+        raise UsageError(str(exc)) from None
+    if game is None:
+        return sources
+    if not 1 <= game <= len(sources):
+        raise UsageError(f"{file} holds {len(sources)} game(s); there is no game {game}")
+    return [sources[game - 1]]
