@@ -450,3 +450,11 @@ def test_end_by_agreement_scores_the_board_unless_the_ruleset_forbids_it():
     with pytest.raises(RuleError) as info:
         end_by_agreement(position_from(diagram, ruleset=rules(end_by_agreement=False)))
     assert info.value.code == "end.agreement-off"
+
+
+def test_a_rearrangement_never_moves_a_base():
+    position = position_from(OPEN, ruleset=rules(rearrange_opponent=True))
+    action = Rearrangement(REALM_OF[sq("b2")], ((sq("c1"), base(W)),))
+    with pytest.raises(RuleError) as info:
+        apply_rearrangement(position, action)
+    assert info.value.code == "rearrange.base"

@@ -321,6 +321,12 @@ def apply_rearrangement(position: Position, action: Rearrangement) -> tuple[Posi
             )
         if sq in seen:
             raise RuleError("rearrange.twice", f"{sname} is given two pieces")
+        if piece.kind is Kind.BASE:
+            raise RuleError(
+                "rearrange.base",
+                f"a Base cannot be put on {sname}: Bases never move; a Rearrangement puts "
+                "back Powers and Enforcers",
+            )
         seen.add(sq)
         if board[sq] is not None:
             other = board[sq]
