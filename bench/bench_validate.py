@@ -17,10 +17,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.random_records import write_records  # noqa: E402
 from pbem.notation.parse import parse_game  # noqa: E402
+from pbem.records.generate import write_games  # noqa: E402
 from pbem.records.reader import read_games  # noqa: E402
 from pbem.records.replay import replay_game  # noqa: E402
+from pbem.rules.realm.ruleset import FEATURED  # noqa: E402
 
 SAMPLE = ROOT / "games" / "sample-game-2002.realm"
 
@@ -86,7 +87,9 @@ def cold_start(path: Path, runs: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--records", type=int, default=200, help="random records in the larger set")
+    ap.add_argument(
+        "--records", type=int, default=200, help="generated records in the larger set"
+    )
     ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     ap.add_argument("--cold-runs", type=int, default=15)
     args = ap.parse_args()
@@ -96,7 +99,7 @@ def main() -> None:
     rate("parse only", [sample], parse_only, args.seconds)
     rate("parse+validate", [sample], parse_and_validate, args.seconds)
     with tempfile.TemporaryDirectory() as tmp:
-        paths = write_records(Path(tmp), args.records, seed=7)
+        paths = write_games(Path(tmp), args.records, 7, FEATURED).paths
         texts = [p.read_text(encoding="utf-8") for p in paths]
         print(f"{len(texts)} random records ({count_actions(texts)} actions), one core:")
         rate("parse only", texts, parse_only, args.seconds)
