@@ -46,10 +46,17 @@ def check_piece(board: Board, side: Side, frm: int) -> Piece:
     return piece
 
 
+# an Enforcer may go any way but back against its point; indexed by its facing
+_FORWARD: dict[Direction | None, tuple[Direction, ...]] = {
+    d: tuple(x for x in DIRECTIONS if x != d.opposite) for d in DIRECTIONS
+}
+_FORWARD[None] = DIRECTIONS
+
+
 def allowed_directions(piece: Piece) -> tuple[Direction, ...]:
     """A Power goes any way; an Enforcer any way but back against its point."""
-    if piece.kind is Kind.ENFORCER and piece.facing is not None:
-        return tuple(d for d in DIRECTIONS if d != piece.facing.opposite)
+    if piece.kind is Kind.ENFORCER:
+        return _FORWARD[piece.facing]
     return DIRECTIONS
 
 
