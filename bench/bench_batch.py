@@ -1,0 +1,106 @@
+"""`pbem validate` over an archive of N generated games, one job against several. Prints figures.
+
+Run: python bench/bench_batch.py [--games N] [--seed S] [--jobs 1,2] [--repeat R]
+
+The records are made once into build/bench-batch/ and reused. Each run is a fresh
+`pbem validate --jobs J` process (stdout to /dev/null), timed by the wall clock; its
+CPU time and the machine's load average are printed too, because other work on the
+machine shows in the wall clock first. Target: 10,000 games in under 60 s with 2 jobs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.random_records import write_records  # noqa: E402
+
+PBEM = [sys.executable, "-m", "pbem"]
+
+
+def _generate_with_pbem(folder: Path, n: int, seed: int) -> bool:
+    """Use `pbem generate` when it exists and takes these options; False if it cannot."""
+    probe = subprocess.run([*PBEM, "generate", "--help"], capture_output=True, cwd=ROOT)
+    if probe.returncode != 0:
+        return False
+    made = subprocess.run(
+        [*PBEM, "generate", "-n", str(n), "--seed", str(seed), "-o", str(folder)],
+        capture_output=True, cwd=ROOT,
+    )
+    return made.returncode == 0 and len(list(folder.glob("*.realm"))) >= n
+
+
+def records(n: int, seed: int) -> Path:
+    folder = ROOT / "build" / "bench-batch" / f"n{n}-seed{seed}"
+    done = folder / ".complete"
+    if done.exists():
+        print(f"reusing {n:,} records in {folder.relative_to(ROOT)}")
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    start = time.perf_counter()
+    how = "pbem generate"
+    if not _generate_with_pbem(folder, n, seed):
+        shutil.rmtree(folder, ignore_errors=True)
+        write_records(folder, n, seed=seed)
+        how = "bench/random_records.py"
+    done.write_text(f"{n}\n")
+    print(f"wrote {n:,} records to {folder.relative_to(ROOT)} with {how} "
+          f"in {time.perf_counter() - start:.1f} s")
+    return folder
+
+
+def run(folder: Path, jobs: int) -> tuple[float, float, int, str]:
+    """(wall seconds, CPU seconds of pbem and its workers, exit status, its summary)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [*PBEM, "validate", "--jobs", str(jobs), "--no-progress", "--summary", str(folder)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, proc.returncode, proc.stderr
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--jobs", default="1,2", help="comma-separated job counts to time")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per job count; the best counts")
+    args = ap.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[attr-defined]  # figures as they come
+    folder = records(args.games, args.seed)
+    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    best: dict[int, float] = {}
+    for jobs in (int(j) for j in args.jobs.split(",")):
+        for _ in range(args.repeat):
+            load = os.getloadavg()[0]
+            wall, cpu, status, summary = run(folder, jobs)
+            if status not in (0, 1):
+                print(f"  --jobs {jobs}: pbem exited {status}:\n{summary}")
+                continue
+            best[jobs] = min(wall, best.get(jobs, wall))
+            print(f"  --jobs {jobs}: {wall:6.1f} s, {args.games / wall:6.0f} games/s "
+                  f"(CPU {cpu:.1f} s; load average before {load:.2f})")
+    if 1 in best:
+        for jobs, wall in sorted(best.items()):
+            if jobs != 1:
+                print(f"  speed-up of --jobs {jobs} over --jobs 1: {best[1] / wall:.2f}x")
+    if 2 in best and args.games == 10_000:
+        verdict = "met" if best[2] < 60 else "NOT met"
+        print(f"target 10,000 games < 60 s with 2 jobs: {verdict} ({best[2]:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()

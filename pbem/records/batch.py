@@ -1,0 +1,283 @@
+"""Validate many record files at once, over worker processes, with output in input order.
+
+Work goes out in chunks of files, not games: a worker sends back each file's output
+already formatted plus a few counts, which is far cheaper to pickle than a
+``GameReport`` per game. Results are yielded file by file in the order the files
+were given, whatever the number of jobs, as soon as the files before them are done.
+
+A file that cannot be read, or a game that breaks the validator itself, becomes a
+one-line problem for that file and never stops the batch. ``multiprocessing`` is
+imported only when a pool is worth starting, so ``pbem validate one.realm`` stays fast.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, EXIT_USAGE, PbemError
+from pbem.records.interchange import report_to_json
+from pbem.records.reader import read_file
+from pbem.records.validate import GameReport, validate_source
+from pbem.rules.realm.ruleset import Ruleset
+
+T = TypeVar("T")
+
+#: turns one game's report into its output text (ends with a newline, or is empty)
+Formatter = Callable[[GameReport], str]
+
+#: fewer files than this are validated in-process: a pool costs more than it saves
+MIN_FILES_FOR_POOL = 8
+
+#: at most this many files per chunk: small enough to stream and balance, large enough
+#: that the per-chunk round trip does not show
+MAX_CHUNK = 16
+
+#: readable names of the warning codes, for the summary; unknown codes show as they are
+WARNING_NAMES = {
+    "record.encoding": "not UTF-8, read as Latin-1",
+    "record.header": "unknown front matter key",
+    "repair.label": "scanned label repaired",
+    "repair.list-marker": "list marker ignored",
+    "repair.number": "entry renumbered",
+    "repair.comma": "stray comma ignored",
+    "repair.square": "look-alike letter in a square read",
+    "repair.event-order": "special events reordered",
+    "infer.event": "forced special event inferred",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BatchOptions:
+    """What every worker needs to know, sent once per worker rather than per chunk."""
+
+    format: Formatter
+    strict: bool = False
+    ruleset: Ruleset | None = None
+    #: only invalid games are formatted (and so shown)
+    only_invalid: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """One file's output and counts: all that crosses back from a worker."""
+
+    path: str
+    text: str = ""
+    games: int = 0
+    valid: int = 0
+    invalid: int = 0
+    warnings: tuple[tuple[str, int], ...] = ()
+    #: why the file (or a game of it) could not be checked, in plain words
+    problem: str | None = None
+    #: the file could not be read at all (exit 2), as opposed to an internal error (exit 3)
+    unreadable: bool = False
+
+
+@dataclass(slots=True)
+class Summary:
+    """Running totals over a batch, for the closing lines and the exit status."""
+
+    files: int = 0
+    games: int = 0
+    valid: int = 0
+    invalid: int = 0
+    unreadable: int = 0
+    failed: int = 0
+    warnings: Counter[str] = field(default_factory=Counter)
+    started: float = field(default_factory=time.monotonic)
+    seconds: float = 0.0
+
+    def add(self, result: FileResult) -> None:
+        self.files += 1
+        self.games += result.games
+        self.valid += result.valid
+        self.invalid += result.invalid
+        self.warnings.update(dict(result.warnings))
+        if result.unreadable:
+            self.unreadable += 1
+        elif result.problem is not None:
+            self.failed += 1
+        self.seconds = time.monotonic() - self.started
+
+    @property
+    def status(self) -> int:
+        """The worst outcome wins: internal error 3, unreadable 2, invalid 1, else 0."""
+        if self.failed:
+            return EXIT_INPUT
+        if self.unreadable:
+            return EXIT_USAGE
+        return EXIT_INVALID if self.invalid else EXIT_OK
+
+
+def check_file(path: Path, options: BatchOptions) -> FileResult:
+    """Validate every game of one file; never raises for a bad file or a validator bug."""
+    name = str(path)
+    try:
+        sources = list(read_file(path))
+    except PbemError as exc:
+        return FileResult(name, problem=str(exc), unreadable=True)
+    except Exception as exc:  # a reader bug must not stop the batch
+        return FileResult(name, problem=_internal(name, exc))
+    parts: list[str] = []
+    warnings: Counter[str] = Counter()
+    valid = invalid = 0
+    problems: list[str] = []
+    for source in sources:
+        try:
+            report = validate_source(source, strict=options.strict,
+                                     default_ruleset=options.ruleset)
+            text = "" if options.only_invalid and report.valid else options.format(report)
+        except Exception as exc:  # a validator bug in one game: say so, go on with the next
+            problems.append(_internal(f"{name}#{source.index + 1}", exc))
+            continue
+        parts.append(text)
+        warnings.update(w.code for w in report.replay.warnings)
+        if report.valid:
+            valid += 1
+        else:
+            invalid += 1
+    return FileResult(name, "".join(parts), valid + invalid, valid, invalid,
+                      tuple(sorted(warnings.items())), "\n".join(problems) or None)
+
+
+def format_json_line(report: GameReport) -> str:
+    """One game as one line of JSON (``shared/realm/notation.md``): the ``--json`` formatter."""
+    return json.dumps(report_to_json(report), ensure_ascii=False) + "\n"
+
+
+def _internal(where: str, exc: BaseException) -> str:
+    return f"{where}: internal error ({type(exc).__name__}: {exc}); please report it"
+
+
+def check_files(
+    files: Sequence[Path], options: BatchOptions, *, jobs: int | None = None
+) -> Iterator[FileResult]:
+    """Every file's result, in the order of ``files``, streamed as each becomes ready.
+
+    ``jobs`` defaults to every core; 1 (or a handful of files) runs in this process.
+    Closing the iterator early (or Ctrl-C) stops the workers.
+    """
+    workers = pool_size(len(files), jobs)
+    if workers <= 1:
+        for path in files:
+            yield check_file(path, options)
+        return
+    yield from _check_in_pool(files, options, workers)
+
+
+def pool_size(nfiles: int, jobs: int | None = None) -> int:
+    """How many processes a batch of ``nfiles`` files uses: 1 means in-process, no pool."""
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or nfiles < MIN_FILES_FOR_POOL:
+        return 1
+    return min(jobs, len(chunk_files(range(nfiles), jobs)))
+
+
+def chunk_files(files: Sequence[T], jobs: int) -> list[list[T]]:
+    """Runs of neighbouring files: about four chunks per worker, at most MAX_CHUNK files each."""
+    size = max(1, min(MAX_CHUNK, len(files) // (jobs * 4)))
+    return [list(files[i : i + size]) for i in range(0, len(files), size)]
+
+
+def _check_in_pool(files: Sequence[Path], options: BatchOptions, jobs: int) -> Iterator[FileResult]:
+    """Chunks over ``jobs`` workers, in order.
+
+    A worker that dies (killed, out of memory) breaks the whole pool, so the chunks
+    in flight fail with it: the first failed chunk is run again alone, and only if it
+    breaks again are its files reported; the rest goes on in a fresh pool.
+    """
+    chunks = chunk_files(files, jobs)
+    done = 0
+    suspect = False
+    while done < len(chunks):
+        alone = suspect
+        todo = chunks[done : done + 1] if alone else chunks[done:]
+        suspect = False
+        with contextlib.closing(_run_pool(todo, options, 1 if alone else jobs)) as batches:
+            for results in batches:
+                if results is None:
+                    suspect = True
+                    break
+                done += 1
+                yield from results
+        if suspect and alone:
+            yield from (FileResult(str(p), problem=f"{p}: {_DIED}") for p in chunks[done])
+            done += 1
+            suspect = False
+
+
+def _run_pool(
+    chunks: list[list[Path]], options: BatchOptions, jobs: int
+) -> Iterator[list[FileResult] | None]:
+    """Each chunk's results in order, until the end, or None when the pool breaks."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(options,))
+    try:
+        # Workers must not see Ctrl-C (the parent stops them): ignore SIGINT while they
+        # fork, so that not even a worker still starting up prints a traceback.
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            futures = [pool.submit(_check_chunk, chunk) for chunk in chunks]
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        for future in futures:
+            try:
+                results = future.result()
+            except BrokenProcessPool:
+                yield None
+                return
+            yield results
+    finally:
+        # pending chunks are dropped; running ones (a few files each) are let finish
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+_DIED = "a worker process died while checking this file or one checked with it"
+
+
+_options: BatchOptions | None = None
+
+
+def _init_worker(options: BatchOptions) -> None:
+    global _options
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _options = options
+
+
+def _check_chunk(paths: list[Path]) -> list[FileResult]:
+    assert _options is not None
+    return [check_file(path, _options) for path in paths]
+
+
+def format_summary(summary: Summary, jobs: int) -> str:
+    """The closing lines of a batch, for stderr: counts, warnings by kind, time."""
+    s = summary
+    files = f"{s.files} file{'s' if s.files != 1 else ''}"
+    lines = [f"{s.games} game{'s' if s.games != 1 else ''} in {files}: "
+             f"{s.valid} valid, {s.invalid} invalid"]
+    if s.unreadable:
+        lines.append(f"  unreadable files: {s.unreadable}")
+    if s.failed:
+        lines.append(f"  files with an internal error: {s.failed}")
+    total = sum(s.warnings.values())
+    if total:
+        lines.append(f"  warnings: {total}")
+        width = len(str(max(s.warnings.values())))
+        for code, count in sorted(s.warnings.items(), key=lambda kv: (-kv[1], kv[0])):
+            name = WARNING_NAMES.get(code, code)
+            lines.append(f"    {count:>{width}}  {name} ({code})")
+    rate = s.games / s.seconds if s.seconds > 0 else 0.0
+    lines.append(f"  time: {s.seconds:.2f} s, {rate:,.0f} games/s, "
+                 f"{jobs} job{'s' if jobs != 1 else ''}")
+    return "".join(line + "\n" for line in lines)
