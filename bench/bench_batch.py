@@ -22,38 +22,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.random_records import write_records  # noqa: E402
 
 PBEM = [sys.executable, "-m", "pbem"]
 
 
-def _generate_with_pbem(folder: Path, n: int, seed: int) -> bool:
-    """Use `pbem generate` when it exists and takes these options; False if it cannot."""
-    probe = subprocess.run([*PBEM, "generate", "--help"], capture_output=True, cwd=ROOT)
-    if probe.returncode != 0:
-        return False
-    made = subprocess.run(
-        [*PBEM, "generate", "-n", str(n), "--seed", str(seed), "-o", str(folder)],
-        capture_output=True, cwd=ROOT,
-    )
-    return made.returncode == 0 and len(list(folder.glob("*.realm"))) >= n
-
-
 def records(n: int, seed: int) -> Path:
-    folder = ROOT / "build" / "bench-batch" / f"n{n}-seed{seed}"
+    """N records written by `pbem generate` (made once, then reused)."""
+    folder = ROOT / "build" / "bench-batch" / f"generated-n{n}-seed{seed}"
     done = folder / ".complete"
     if done.exists():
         print(f"reusing {n:,} records in {folder.relative_to(ROOT)}")
         return folder
     shutil.rmtree(folder, ignore_errors=True)
     start = time.perf_counter()
-    how = "pbem generate"
-    if not _generate_with_pbem(folder, n, seed):
-        shutil.rmtree(folder, ignore_errors=True)
-        write_records(folder, n, seed=seed)
-        how = "bench/random_records.py"
+    subprocess.run(
+        [*PBEM, "generate", "--games", str(n), "--seed", str(seed), "--out", str(folder)],
+        check=True, stdout=subprocess.DEVNULL, cwd=ROOT,
+    )
     done.write_text(f"{n}\n")
-    print(f"wrote {n:,} records to {folder.relative_to(ROOT)} with {how} "
+    print(f"wrote {n:,} records to {folder.relative_to(ROOT)} with pbem generate "
           f"in {time.perf_counter() - start:.1f} s")
     return folder
 
