@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_rulesets(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.records.rulesets import describe_ruleset, load_ruleset, preset_names
-    from pbem.rules.realm.ruleset import OPTION_HELP
+    from pbem.rules.realm.ruleset import OPTION_HELP, SWITCHES, option_range
 
     if args.ruleset is None:
         presets = {name: load_ruleset(name) for name in preset_names()}
@@ -49,5 +49,6 @@ def cmd_rulesets(args: argparse.Namespace, out: TextIO) -> int:
         if option == "name":
             continue
         shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
-        out.write(f"  {option:<20} {shown:<4} {OPTION_HELP[option]}\n")
+        allowed = "" if option in SWITCHES else f" ({option_range(option)})"
+        out.write(f"  {option:<20} {shown:<4} {OPTION_HELP[option]}{allowed}\n")
     return EXIT_OK

@@ -128,10 +128,13 @@ def _from_mapping(data: Mapping[str, Any], base: Path | None, depth: int, where:
         ) from None
     preset = data.get("preset")
     parent = _load(preset, base, depth + 1) if preset is not None else FEATURED
-    if "name" not in options:
-        changed = {k: v for k, v in options.items() if getattr(parent, k) != v}
-        return parent.with_options(changed) if changed else parent
-    return parent.with_options(options)
+    try:
+        if "name" not in options:
+            changed = {k: v for k, v in options.items() if getattr(parent, k) != v}
+            return parent.with_options(changed) if changed else parent
+        return parent.with_options(options)
+    except RulesetError as exc:
+        raise RulesetError(f"{where}: {exc.message}", code=exc.code) from None
 
 
 def describe_ruleset(ruleset: Ruleset) -> list[str]:

@@ -23,10 +23,10 @@ _RANGES = {
 
 #: option -> what it means, in the words of the rulings (for errors, docs and `--help`)
 OPTION_HELP: dict[str, str] = {
-    "bases": "Bases each side may create, set-up Bases included (11 to 13; the box holds 14)",
-    "enforcers": "Enforcers each side has (4 to 9)",
-    "powers": "Powers each side places at set-up (3 or 4)",
-    "setup_bases": "Bases each side places at set-up (3 or 4)",
+    "bases": "Bases each side may create, set-up Bases included",
+    "enforcers": "Enforcers each side has",
+    "powers": "Powers each side places at set-up",
+    "setup_bases": "Bases each side places at set-up",
     "free_placement": "set-up Bases may go on any vacant Center (no row/column restriction)",
     "checkpoint": "a Power or Enforcer entering a Realm with an enemy Base must stop in it",
     "exclusive_creation": "a Power creates a Base only if no other Power is in the Realm",
@@ -72,16 +72,16 @@ class Ruleset:
             value = getattr(self, option)
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise RulesetError(
-                    f"ruleset option {option!r} is {value!r}; it must be a whole number "
-                    f"from {low} to {high} ({OPTION_HELP[option]})",
+                    f"ruleset option {option!r} ({OPTION_HELP[option]}) is {value!r}; it "
+                    f"must be a whole number from {low} to {high}",
                     code="ruleset.range",
                 )
         for option in SWITCHES:
             value = getattr(self, option)
             if not isinstance(value, bool):
                 raise RulesetError(
-                    f"ruleset option {option!r} is {value!r}; it must be true or false "
-                    f"({OPTION_HELP[option]})",
+                    f"ruleset option {option!r} ({OPTION_HELP[option]}) is {value!r}; it "
+                    "must be true or false",
                     code="ruleset.value",
                 )
         if self.powers < self.setup_bases:
