@@ -1,4 +1,5 @@
-"""``pbem init | new | games | show | mail | poll | flush``: the referee's commands.
+"""``pbem init | new | games | show | mail | poll | flush | tick`` and the game master's
+``pause | resume | set-deadline | adjudicate | rollback``: the referee's commands.
 
 Thin functions over ``pbem.referee``; the heavy modules are imported inside
 them so that ``pbem validate`` keeps its fast start.
@@ -47,6 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--name", metavar="TEXT", help="the game's title")
     p.add_argument("--white-name", metavar="TEXT", help="White's name in reports")
     p.add_argument("--black-name", metavar="TEXT", help="Black's name in reports")
+    p.add_argument("--clock", metavar="TEXT", help="time control, e.g. 'days 3', "
+                   "'bank 10+2 cap 14, forfeit', 'none' (default: the config's clock)")
     p.add_argument("--home", help=home_help)
     p.add_argument("--no-send", action="store_true", help="queue the mail, do not deliver yet")
     p.set_defaults(func=cmd_new)
@@ -96,6 +99,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--home", help=home_help)
     p.set_defaults(func=cmd_flush)
+    register_timed(sub, home_help)
 
 
 # -- helpers ---------------------------------------------------------------------------
@@ -167,8 +171,16 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
         ruleset = load_ruleset(args.ruleset or config.ruleset)
     except PbemError as exc:
         raise UsageError(str(exc)) from None
+    from pbem.referee.options import clock_option, load_options
+
+    clock = load_options(config).clock
+    if args.clock is not None:
+        try:
+            clock = clock_option(args.clock, "--clock")
+        except PbemError as exc:
+            raise UsageError(str(exc)) from None
     game_id = Referee(conn, config).new_game(
-        args.white, args.black, ruleset, args.name, args.white_name, args.black_name
+        args.white, args.black, ruleset, args.name, args.white_name, args.black_name, clock
     )
     out.write(f"{game_id}\n")
     out.flush()
@@ -209,7 +221,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.referee.games import GameNotFound, load_game
     from pbem.render.text_board import render_text
 
-    _, _, conn = _open(args)
+    _, config, conn = _open(args)
     try:
         game = load_game(conn, _game_id(args.game))
     except GameNotFound as exc:
@@ -219,8 +231,14 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
         out.write(render_text(game.position, title=f"game {game.id}: {game.name}") + "\n")
         if game.offer:
             what, side = game.offer.split(":")
-            out.write(f"Pending: {'White' if side == 'w' else 'Black'} offers "
-                      f"{'to end by agreement' if what == 'end' else 'a draw'}\n")
+            words = {"end": "to end by agreement", "draw": "a draw",
+                     "takeback": "to take back the last turn"}.get(what, what)
+            out.write(f"Pending: {'White' if side == 'w' else 'Black'} offers {words}\n")
+        from pbem.referee.service import Referee
+        from pbem.referee.timed import clock_lines
+
+        for line in clock_lines(game, Referee(conn, config).now()):
+            out.write(line + "\n")
         return EXIT_OK
 
     def when(t: float) -> str:
@@ -335,3 +353,98 @@ def cmd_flush(args: argparse.Namespace, out: TextIO) -> int:
     for error in result.errors:
         sys.stderr.write(f"pbem: delivery failed, will retry: {error}\n")
     return EXIT_INPUT if result.failed else EXIT_OK
+
+
+# -- the clock and the game master ------------------------------------------------------
+def register_timed(sub: argparse._SubParsersAction, home_help: str) -> None:
+    """``pbem tick`` and the game master's commands."""
+    p = sub.add_parser(
+        "tick", help="do the timed work: reminders, forfeits, claims, digests (for cron)",
+        description="For every game on the clock: send due reminders, forfeit or open a claim "
+        "after a missed deadline; then send the day's digests. Safe at any time, any number "
+        "of times, and at once with `pbem mail`. PBEM_NOW=2026-12-01T10:00:00Z sets the "
+        "time (for tests and drills).",
+    )
+    p.add_argument("--home", help=home_help)
+    p.add_argument("--no-send", action="store_true", help="queue the mail, do not deliver")
+    p.set_defaults(func=cmd_tick)
+
+    commands = (
+        ("pause", "stop a game's clock until `pbem resume`", cmd_pause, ()),
+        ("resume", "restart a paused game's clock", cmd_resume, ()),
+        ("set-deadline", "set the current turn's deadline (DATE: YYYY-MM-DD [HH:MM], UTC)",
+         cmd_set_deadline, ("date",)),
+        ("adjudicate", "end a game with the result given (1-0, 0-1, 1/2-1/2)", cmd_adjudicate,
+         ("result",)),
+        ("rollback", "take a game back to after TURN (e.g. 11w, or start); later turns go",
+         cmd_rollback, ("turn",)),
+    )
+    for name, text, func, extra in commands:
+        p = sub.add_parser(name, help=text, description=text.capitalize() + ". Both players "
+                           "are mailed. Exit 1 when refused, 2 for a bad game or argument.")
+        p.add_argument("game", metavar="GAME", help="the game's id")
+        for arg in extra:
+            p.add_argument(arg, metavar=arg.upper())
+        p.add_argument("--home", help=home_help)
+        p.add_argument("--no-send", action="store_true", help="queue the mail, do not deliver")
+        p.set_defaults(func=func)
+
+
+def cmd_tick(args: argparse.Namespace, out: TextIO) -> int:
+    from pbem.referee.service import Referee
+    from pbem.referee.timed import run_tick
+
+    home, config, conn = _open(args)
+    summary = run_tick(Referee(conn, config))
+    out.write(summary.describe() + "\n")
+    out.flush()
+    if not args.no_send:
+        _deliver(home, config, conn)
+    return EXIT_OK
+
+
+def _operator(args: argparse.Namespace, out: TextIO, action: str, *extra: str) -> int:
+    from pbem.errors import PbemError
+    from pbem.referee import operator
+    from pbem.referee.games import GameNotFound
+    from pbem.referee.service import Referee
+
+    home, config, conn = _open(args)
+    game_id = _game_id(args.game)
+    try:
+        said = getattr(operator, action)(Referee(conn, config), game_id, *extra)
+    except GameNotFound as exc:
+        raise UsageError(str(exc)) from None
+    except operator.OperatorRefused as exc:
+        sys.stderr.write(f"pbem: {exc}\n")
+        return EXIT_INVALID
+    except PbemError as exc:
+        if exc.code.startswith(("store", "config")):
+            raise
+        sys.stderr.write(f"pbem: game {game_id}: {exc}\n")
+        return EXIT_INVALID
+    out.write(said + "\n")
+    out.flush()
+    if not args.no_send:
+        _deliver(home, config, conn)
+    return EXIT_OK
+
+
+def cmd_pause(args: argparse.Namespace, out: TextIO) -> int:
+    return _operator(args, out, "pause_game")
+
+
+def cmd_resume(args: argparse.Namespace, out: TextIO) -> int:
+    return _operator(args, out, "resume_game")
+
+
+def cmd_set_deadline(args: argparse.Namespace, out: TextIO) -> int:
+    return _operator(args, out, "set_deadline", args.date)
+
+
+def cmd_adjudicate(args: argparse.Namespace, out: TextIO) -> int:
+    return _operator(args, out, "adjudicate", args.result)
+
+
+def cmd_rollback(args: argparse.Namespace, out: TextIO) -> int:
+    return _operator(args, out, "rollback", args.turn)

@@ -16,7 +16,12 @@ from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid
 
 from pbem.referee.home import Config
-from pbem.referee.secrets_scheme import reply_address, subject_tag
+from pbem.referee.secrets_scheme import (
+    account_address,
+    account_tag,
+    reply_address,
+    subject_tag,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +38,8 @@ class Outgoing:
     in_reply_to: str | None = None
     references: tuple[str, ...] = ()
     auto: str = "auto-generated"
+    #: the recipient's own key (player-level mail: challenges, vacations, digests)
+    account_token: str | None = None
 
 
 def new_message_id(config: Config, game_id: int | None) -> str:
@@ -42,6 +49,8 @@ def new_message_id(config: Config, game_id: int | None) -> str:
 def full_subject(out: Outgoing) -> str:
     if out.game_id is not None and out.side is not None and out.token is not None:
         return f"{subject_tag(out.game_id, out.side, out.token)} {out.subject}"
+    if out.account_token is not None:
+        return f"{account_tag(out.account_token)} {out.subject}"
     return out.subject
 
 
@@ -51,6 +60,9 @@ def build_mail(config: Config, out: Outgoing, message_id: str) -> bytes:
     msg["To"] = out.recipient
     if out.game_id is not None and out.side is not None and out.token is not None:
         plus = reply_address(config.local_part, config.domain, out.game_id, out.side, out.token)
+        msg["Reply-To"] = str(Address(config.name, addr_spec=plus))
+    elif out.account_token is not None:
+        plus = account_address(config.local_part, config.domain, out.account_token)
         msg["Reply-To"] = str(Address(config.name, addr_spec=plus))
     msg["Subject"] = full_subject(out)
     msg["Date"] = formatdate(localtime=True)

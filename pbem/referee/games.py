@@ -56,6 +56,9 @@ class Game:
     players: dict[str, Player]
     seq: int
     position: Position
+    #: the clock (``pbem.referee.clock`` JSON); None for a game without one
+    clock_settings: str | None = None
+    clock_state: str | None = None
 
     def headers(self, result: str | None = None) -> dict[str, object]:
         h: dict[str, object] = {
@@ -106,6 +109,8 @@ def load_game(conn: sqlite3.Connection, game_id: int) -> Game:
         players=players,
         seq=last["seq"],
         position=load_snapshot(last["snapshot"]),
+        clock_settings=row["clock_settings"],
+        clock_state=row["clock_state"],
     )
 
 

@@ -75,6 +75,18 @@ referee:
 ruleset: featured
 # the Maildir that `pbem poll` reads when given none (relative to this folder)
 inbox: inbox
+# the time control of games started by `pbem new` or a challenge ("none": no clock):
+# days N | bank R+I [cap C], then forfeit | claim, remind F/D (hours)
+clock: days 3, claim, remind 24/12
+vacation:
+  days_per_year: 30       # vacation days per player per calendar year
+  max_ahead_days: 365
+challenges:
+  open_registration: false  # true: a mail from an unknown address registers it
+  max_open: 3             # open challenges per player
+  max_games: 10           # games in play per player
+observers: true           # any known player may observe any game
+digest_hour: 18           # UTC hour from which `pbem tick` sends the daily digests
 # Outgoing mail. Without an smtp section, mail goes into the outbox/ Maildir here.
 # smtp:
 #   host: smtp.example.org

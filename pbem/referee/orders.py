@@ -25,7 +25,36 @@ COMMAND_WORDS: dict[str, str] = {
     "offer draw": "offer-draw",
     "accept draw": "accept-draw",
     "decline draw": "decline-draw",
+    "claim": "claim",
+    "moves": "moves",
+    "takeback": "takeback",
+    "offer takeback": "takeback",
+    "accept takeback": "accept-takeback",
+    "decline takeback": "decline-takeback",
+    "games": "games",
+    "digest on": "digest-on",
+    "digest off": "digest-off",
+    "unobserve": "unobserve",
+    "accept challenge": "accept-challenge",
+    "decline challenge": "decline-challenge",
+    "withdraw challenge": "withdraw-challenge",
 }
+#: commands with arguments: name -> the whole line's pattern (lower case, spaces squeezed);
+#: a line that starts with the word but does not fit is chatter, not a command
+ARGUMENT_COMMANDS: dict[str, re.Pattern[str]] = {
+    "vacation": re.compile(r"vacation (cancel( \d{4}-\d{1,2}-\d{1,2})?|\d{4}-\d{1,2}-\d{1,2}.*)"),
+    "challenge": re.compile(r"challenge <?[^\s@<>]+@[^\s@<>]+>?( .*)?"),
+    "accept-challenge": re.compile(r"accept challenge #?\d+"),
+    "decline-challenge": re.compile(r"decline challenge #?\d+"),
+    "withdraw-challenge": re.compile(r"withdraw challenge #?\d+"),
+    "observe": re.compile(r"observe (game )?[g#]?\d+"),
+    "unobserve": re.compile(r"unobserve (game )?[g#]?\d+"),
+}
+#: commands about the player rather than one game: they need no game tag
+PLAYER_COMMANDS = frozenset({
+    "vacation", "challenge", "accept-challenge", "decline-challenge", "withdraw-challenge",
+    "games", "digest-on", "digest-off", "observe", "unobserve",
+})
 _NUMBER = re.compile(r"#\s*(\d+)")
 _NOTATION = re.compile(
     r"^(\d+\s*(\.|…)|[PE][a-lA-L1](1[0-2]|[1-9lI])[a-lA-L1]|[BP][a-lA-L1](1[0-2]|[1-9])\b|"
@@ -48,7 +77,18 @@ class Order:
     original: str  # the whole line as written
 
 
+def _argument_command(text: str, line: int, original: str, offset: int) -> Order | None:
+    words = " ".join(text.lower().split()).rstrip(".!")
+    for name, pattern in ARGUMENT_COMMANDS.items():
+        if pattern.fullmatch(words):
+            return Order(name, words, None, line, offset, original)
+    return None
+
+
 def _command(text: str, line: int, original: str, offset: int) -> Order | None:
+    found = _argument_command(text, line, original, offset)
+    if found is not None:
+        return found
     number = None
     m = _NUMBER.search(text)
     rest, col = text, offset

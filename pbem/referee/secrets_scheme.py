@@ -64,3 +64,23 @@ def key_in_line(text: str) -> str | None:
 
 def same_token(a: str | None, b: str) -> bool:
     return a is not None and secrets.compare_digest(a.encode(), b.encode())
+
+
+# -- a player's own key, for commands about him rather than one game ---------------------
+_ACCOUNT_TAG = re.compile(r"\[realm\s+p-([a-z0-9]+)\]", re.I)
+_ACCOUNT_PLUS = re.compile(r"\+p-([a-z0-9]+)@", re.I)
+
+
+def account_tag(token: str) -> str:
+    return f"[realm p-{token}]"
+
+
+def account_address(local: str, domain: str, token: str) -> str:
+    return f"{local}+p-{token}@{domain}"
+
+
+def account_tokens(subject: str, addresses: tuple[str, ...]) -> list[str]:
+    """Player keys named by a message's subject tag or reply address."""
+    found = [m.group(1).lower() for m in _ACCOUNT_TAG.finditer(subject)]
+    found += [m.group(1).lower() for a in addresses if (m := _ACCOUNT_PLUS.search(a))]
+    return found

@@ -9,16 +9,22 @@ handled once.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
+from html import escape
 
 from pbem.errors import PbemError, RuleError
 from pbem.notation.format import format_turn
 from pbem.notation.syntax import TurnText
-from pbem.records.replay import GameError, PlayedTurn
+from pbem.records.replay import PlayedTurn
 from pbem.records.rulesets import describe_ruleset
 from pbem.records.snapshot import dump_snapshot
+from pbem.referee import digest, movelist, observers, players, takeback, timed
+from pbem.referee.accounts import account_token
+from pbem.referee.clock import ClockSettings, ClockState
 from pbem.referee.compose import Outgoing, build_mail, new_message_id, quote
 from pbem.referee.faults import fault_point
 from pbem.referee.games import (
@@ -33,9 +39,13 @@ from pbem.referee.games import (
 )
 from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming, read_message
-from pbem.referee.orders import Order, find_orders
+from pbem.referee.now import Now, system_now
+from pbem.referee.options import load_options
+from pbem.referee.orders import PLAYER_COMMANDS, Order, find_orders
 from pbem.referee.play import expected_turn, play_turn
+from pbem.referee.refusal import Refusal
 from pbem.referee.secrets_scheme import (
+    account_tokens,
     claims_in_addresses,
     claims_in_subject,
     key_in_line,
@@ -58,7 +68,11 @@ END_WORDS = {
     "resigned": "{side} resigned",
     "agreement": "ended by agreement and scored",
     "draw": "drawn by agreement",
+    "time": "{side} lost on time",
+    "adjudicated": "adjudicated by the referee",
 }
+#: endings that are not on the board: the record gets an 'end' entry with the snapshot
+NOTED_ENDS = ("resigned", "agreement", "draw", "time", "adjudicated")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,16 +81,6 @@ class Handled:
     reason: str | None = None
     game_id: int | None = None
     queued: int = 0
-
-
-class Refusal(Exception):
-    """An order that cannot be carried out: the whole message is refused."""
-
-    def __init__(self, reason: str, order: Order | None = None, error: GameError | None = None):
-        super().__init__(reason)
-        self.reason = reason
-        self.order = order
-        self.error = error
 
 
 @dataclass
@@ -92,12 +96,27 @@ class Work:
     sections: list[tuple[str, str]] = field(default_factory=list)
     ended: str | None = None  # the end reason when the game ended in this message
     changed: bool = False
+    #: when the message arrived (the referee's "now" as it began handling it)
+    now: datetime | None = None
+    clock_settings: ClockSettings | None = None
+    clock: ClockState | None = None
+    clock_changed: bool = False
+    #: a loss on time was withdrawn by a turn that had arrived by the deadline
+    revived: bool = False
+    #: the side that lost, when ``ended`` is 'time'
+    loser: str | None = None
 
 
 class Referee:
-    def __init__(self, conn: sqlite3.Connection, config: Config):
+    def __init__(self, conn: sqlite3.Connection, config: Config, now: Now | None = None):
         self.conn = conn
         self.config = config
+        self.options = load_options(config)
+        self._now = now or system_now
+
+    def now(self) -> datetime:
+        """The referee's one clock (``PBEM_NOW`` or a test's function, else the wall clock)."""
+        return self._now()
 
     # -- games ------------------------------------------------------------------------
     def new_game(
@@ -108,17 +127,33 @@ class Referee:
         name: str | None = None,
         white_name: str | None = None,
         black_name: str | None = None,
+        clock: ClockSettings | None = None,
     ) -> int:
+        with transaction(self.conn):
+            return self.create_game(white, black, ruleset, name, white_name, black_name, clock)
+
+    def create_game(
+        self,
+        white: str,
+        black: str,
+        ruleset: Ruleset,
+        name: str | None = None,
+        white_name: str | None = None,
+        black_name: str | None = None,
+        clock: ClockSettings | None = None,
+    ) -> int:
+        """``new_game`` inside the caller's transaction (a challenge accepted by mail)."""
         players = [
             Player("w", white.strip().lower(), white_name or white.strip(), new_token()),
             Player("b", black.strip().lower(), black_name or black.strip(), new_token()),
         ]
-        with transaction(self.conn):
-            game_id = insert_game(self.conn, name or "Realm by mail", ruleset, players)
-            game = load_game(self.conn, game_id)
-            self._log(game_id, "created", f"{white} (White) v {black} (Black), {ruleset.name}")
-            for p in players:
-                self._queue(self._invitation(game, p), None)
+        game_id = insert_game(self.conn, name or "Realm by mail", ruleset, players)
+        if clock is not None:
+            timed.start_game_clock(self, game_id, clock, self.now())
+        game = load_game(self.conn, game_id)
+        self._log(game_id, "created", f"{white} (White) v {black} (Black), {ruleset.name}")
+        for p in players:
+            self._queue(self._invitation(game, p), None)
         return game_id
 
     def _invitation(self, game: Game, p: Player) -> Outgoing:
@@ -137,6 +172,7 @@ class Referee:
             board=render_text(pos, flip=p.side == "b"),
             to_move=to_move.title,
             token=p.token,
+            clock=timed.clock_lines(game, self.now(), with_settings=True),
         )
         yours = " (your move)" if to_move == SIDES[p.side] else ""
         return self._to(game, p, "invitation", f"{game.name}: you play {p.title}{yours}", text)
@@ -156,6 +192,7 @@ class Referee:
     # -- messages -----------------------------------------------------------------------
     def handle(self, raw: bytes) -> Handled:
         inc = read_message(raw)
+        arrived = self.now()  # before waiting for the lock: the arrival time, for lateness
         try:
             with transaction(self.conn):
                 if self.conn.execute(
@@ -168,7 +205,7 @@ class Referee:
                     (inc.message_id, time.time(), inc.sender, inc.subject, raw),
                 )
                 row = int(cur.lastrowid or 0)
-                handled, side = self._decide(inc, row)
+                handled, side = self._decide(inc, row, arrived)
                 self.conn.execute(
                     "UPDATE messages SET outcome = ?, reason = ?, game_id = ?, side = ? "
                     "WHERE id = ?",
@@ -192,19 +229,24 @@ class Referee:
         except (sqlite3.Error, PbemError):
             pass
 
-    def _decide(self, inc: Incoming, row: int) -> tuple[Handled, str | None]:
+    def _decide(self, inc: Incoming, row: int, now: datetime) -> tuple[Handled, str | None]:
         if inc.automatic:
             return Handled("ignored", f"never answered: {inc.automatic}"), None
         if inc.sender.split("@")[-1] == self.config.domain and inc.sender.split("+")[0].split(
             "@"
         )[0] == self.config.local_part:
             return Handled("ignored", "mail from the referee's own address"), None
+        found = find_orders(inc.subject, inc.body.lines)
+        if any(o.name in PLAYER_COMMANDS for o in found) and all(
+            o.name in PLAYER_COMMANDS or o.name == "help" for o in found
+        ):
+            return players.handle_player_mail(self, inc, row, found, now), None
         game = self._find_game(inc)
         known = self.conn.execute(
             "SELECT game_id FROM players WHERE email = ?", (inc.sender,)
         ).fetchall()
         if game is None and not known:
-            self._unknown(inc, row)
+            players.unknown_sender(self, inc, row)
             return Handled("unknown-sender", f"{inc.sender or 'no sender'} plays no game"), None
         if game is None:
             playing = [
@@ -230,6 +272,8 @@ class Referee:
             self._refuse_bare(inc, row, reason)
             return Handled("refused", reason, game.id), None
         player = game.players[side]
+        # a command may write as it goes (a takeback); a refusal later in the mail undoes it
+        self.conn.execute("SAVEPOINT orders")
         try:
             self._check_secret(inc, game, player)
             orders = find_orders(inc.subject, inc.body.lines)
@@ -238,13 +282,17 @@ class Referee:
                     "no orders found in your mail: write your turn (or a command) on a line "
                     "of its own, above or below any quoted text"
                 )
-            work = Work(game, side, game.position, game.offer)
+            work = Work(game, side, game.position, game.offer, now=now)
+            timed.attach_clock(work)
             for order in orders:
                 self._order(work, order)
         except Refusal as refusal:
+            self.conn.execute("ROLLBACK TO orders")
+            self.conn.execute("RELEASE orders")
             self._refuse(inc, row, game, player, refusal)
             self._log(game.id, "refused", f"{player.title}: {refusal.reason}")
             return Handled("refused", refusal.reason, game.id), side
+        self.conn.execute("RELEASE orders")
         self._commit(work, inc, row)
         outcome = "accepted" if work.changed else "info"
         what = ", ".join(t.label for t in work.turns) or ", ".join(o.name for o in orders)
@@ -275,6 +323,10 @@ class Referee:
         tokens += [k for bl in inc.body.lines if (k := key_in_line(bl.text))]
         if any(same_token(t, player.token) for t in tokens):
             return
+        own = account_token(self.conn, player.email)  # a reply to a player-level mail
+        if own and any(same_token(t, own) for t in account_tokens(inc.subject, inc.recipients)
+                       + tokens):
+            return
         other = game.opponent(player.side)
         if any(same_token(t, other.token) for t in tokens):
             raise Refusal(
@@ -303,6 +355,7 @@ class Referee:
         handler(self, work, order)
 
     def _cmd_turn(self, work: Work, order: Order) -> None:
+        timed.revive_if_in_time(self, work)
         pos = work.position
         me = SIDES[work.side]
         if pos.phase is Phase.OVER or work.ended:
@@ -320,6 +373,7 @@ class Referee:
         work.turns.append(outcome.played)
         work.position = outcome.played.after
         work.changed = True
+        timed.turn_on_clock(work, order)
         if work.offer is not None:
             work.notices.append("The offer that stood lapsed with this turn.")
             work.offer = None
@@ -329,8 +383,9 @@ class Referee:
     def _cmd_info(self, work: Work, order: Order) -> None:
         game = work.game
         if order.name == "board":
-            work.sections.append(("The board", render_text(work.position,
-                                                           flip=work.side == "b")))
+            board = render_text(work.position, flip=work.side == "b")
+            lines = timed.clock_lines(game, work.now or self.now())
+            work.sections.append(("The board", "\n".join([board, "", *lines]).rstrip()))
         elif order.name == "history":
             record = record_text(self.conn, game, game.result, None)
             work.sections.append((f"The record of game {game.id}", record))
@@ -391,12 +446,18 @@ class Referee:
         work.offer = None
 
     # -- writing ------------------------------------------------------------------------
-    def _commit(self, work: Work, inc: Incoming, row: int) -> None:
+    def _commit(self, work: Work, inc: Incoming | None, row: int | None) -> None:
         game = work.game
         conn = self.conn
         player = game.players[work.side]
         now = time.time()
         seq = game.seq
+        if work.revived:  # the loss on time is void: its 'end' entry goes
+            conn.execute("DELETE FROM turns WHERE game_id = ? AND seq = ? AND label = 'end'",
+                         (game.id, seq))
+            seq -= 1
+        if work.clock is not None and work.clock_changed:
+            timed.save_clock(conn, game.id, work.clock)
         for played in work.turns:
             seq += 1
             text = format_turn(TurnText(tuple(r.canonical() for r in played.resolved)))
@@ -408,8 +469,9 @@ class Referee:
             self._log(game.id, "turn", f"{played.label} {text}")
         result = work.position.result if work.ended else None
         note = None
-        if work.ended in ("resigned", "agreement", "draw"):
-            note = END_WORDS[work.ended].format(side=player.title)
+        if work.ended in NOTED_ENDS:
+            loser = game.players[work.loser].title if work.loser else player.title
+            note = END_WORDS[work.ended].format(side=loser)
             conn.execute(
                 "INSERT INTO turns (game_id, seq, label, notation, snapshot, message_id, "
                 "created_at) VALUES (?, ?, 'end', ?, ?, ?, ?)",
@@ -417,17 +479,20 @@ class Referee:
             )
         if work.changed:
             record = record_text(conn, game, result, note)
+            status, old_result, old_end = game.status, game.result, game.end_reason
+            if work.revived:
+                status, old_result, old_end = "playing", None, None
             conn.execute(
                 "UPDATE games SET record = ?, offer = ?, status = ?, result = ?, end_reason = ?, "
                 "updated_at = ? WHERE id = ?",
-                (record, work.offer, "over" if work.ended else game.status,
-                 result or game.result, work.ended or game.end_reason, now, game.id),
+                (record, work.offer, "over" if work.ended else status,
+                 result or old_result, work.ended or old_end, now, game.id),
             )
             game = load_game(conn, game.id)
         for text in work.notices:
             self._log(game.id, "notice", text)
         if work.turns:
-            self._queue_reports(game, inc, row)
+            self._queue_reports(game, inc, row, work.notices if work.revived else [])
         if work.notices and not work.turns:
             for p in game.players.values():
                 body = render_template(
@@ -454,20 +519,22 @@ class Referee:
         number, side = expected_turn(game.position)
         return f"Next: {side.title} to move (turn {number}{side.letter})."
 
-    def _queue_reports(self, game: Game, inc: Incoming, row: int) -> None:
+    def _queue_reports(
+        self, game: Game, inc: Incoming | None, row: int | None, notes: list[str] | None = None
+    ) -> None:
         replay = replay_record(game.record)
-        if replay.final != game.position and game.end_reason not in ("resigned", "agreement",
-                                                                      "draw"):
+        if replay.final != game.position and game.end_reason not in NOTED_ENDS:
             raise PbemError(
                 f"game {game.id}: the stored record and the snapshot disagree; nothing was "
                 "changed", code="store.inconsistent",
             )
         last = replay.turns[-1]
         number, to_move = expected_turn(last.after)
+        top = [*(notes or []), *timed.clock_lines(game, self.now())]
         for p in game.players.values():
             flip = p.side == "b"
-            text = render_report_text(replay, flip=flip)
-            html = render_report_html(replay, flip=flip)
+            text = _with_lines(top, render_report_text(replay, flip=flip))
+            html = _with_lines_html(top, render_report_html(replay, flip=flip))
             if last.after.phase is Phase.OVER:
                 state = "the game is over"
             elif to_move == SIDES[p.side]:
@@ -475,13 +542,19 @@ class Referee:
             else:
                 state = f"{to_move.title} to move"
             subject = f"{game.name}: {last.label} played; {state}"
+            if digest.held(self, p.email, game, subject, text):
+                continue
             self._queue(self._to(game, p, "report", subject, text, html, inc=inc), row)
+        observers.queue_reports(self, game, replay, top, last.label, row)
 
-    def _queue_results(self, game: Game, inc: Incoming, row: int, work: Work) -> None:
+    def _queue_results(self, game: Game, inc: Incoming | None, row: int | None,
+                       work: Work) -> None:
         pos = game.position
         mover = game.players[work.side].title
         if work.ended == "bases" and work.turns:
             mover = work.turns[-1].side.title
+        if work.loser is not None:
+            mover = game.players[work.loser].title
         how = END_WORDS.get(work.ended or "", work.ended or "").format(side=mover)
         for p in game.players.values():
             body = render_template(
@@ -543,6 +616,13 @@ class Referee:
         self._queue(out, row)
 
     # -- store helpers ------------------------------------------------------------------
+    def tell_players(self, game: Game, subject: str, text: str, kind: str = "notice") -> None:
+        """A notice to both players of a game (clock events, the operator's decisions)."""
+        for p in game.players.values():
+            body = render_template("referee/notice.txt.j2", player=p.name, text=text,
+                                   next=self._next_words(game))
+            self._queue(self._to(game, p, kind, f"{game.name}: {subject}", body), None)
+
     def _queue(self, out: Outgoing, reply_to_row: int | None) -> int:
         message_id = new_message_id(self.config, out.game_id)
         raw = build_mail(self.config, out, message_id)
@@ -559,6 +639,18 @@ class Referee:
             "INSERT INTO game_log (game_id, at, kind, text) VALUES (?, ?, ?, ?)",
             (game_id, time.time(), kind, text),
         )
+
+
+def _with_lines(lines: list[str], text: str) -> str:
+    """A report with the clock's (and any notice's) lines on top."""
+    return "\n".join(lines) + "\n\n" + text if lines else text
+
+
+def _with_lines_html(lines: list[str], html: str) -> str:
+    if not lines:
+        return html
+    block = "".join(f"<p style=\"margin:0 0 6px 0;\">{escape(line)}</p>" for line in lines)
+    return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + block, html, count=1)
 
 
 def _who(p: Player) -> str:
@@ -584,4 +676,8 @@ MAIL_COMMANDS = {
     "accept-draw": Referee._cmd_offer,
     "decline-draw": Referee._cmd_offer,
 }
-INFO_COMMANDS = frozenset({"board", "history", "help"})
+MAIL_COMMANDS.update(timed.MAIL_COMMANDS)
+MAIL_COMMANDS.update(takeback.MAIL_COMMANDS)
+MAIL_COMMANDS.update(movelist.MAIL_COMMANDS)
+MAIL_COMMANDS.update({name: players.elsewhere for name in PLAYER_COMMANDS})
+INFO_COMMANDS = frozenset({"board", "history", "help", "moves"})

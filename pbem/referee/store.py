@@ -110,6 +110,51 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         """,
     ),
+    (
+        "0002-clock-accounts-challenges-observers-digest",
+        """
+        -- a game's time control and clock (pbem.referee.clock JSON); NULL: no clock
+        ALTER TABLE games ADD COLUMN clock_settings TEXT;
+        ALTER TABLE games ADD COLUMN clock_state TEXT;
+        -- one row per address the referee knows: its key for player-level commands
+        CREATE TABLE accounts (
+            email TEXT PRIMARY KEY,
+            token TEXT NOT NULL,
+            vacations TEXT NOT NULL DEFAULT '{"vacations": []}',  -- VacationBook JSON
+            digest INTEGER NOT NULL DEFAULT 0,        -- 1: turn reports held for a daily digest
+            digest_sent_on TEXT,                      -- the UTC day of the last digest
+            created_at REAL NOT NULL
+        );
+        CREATE TABLE challenges (
+            id INTEGER PRIMARY KEY,
+            challenger TEXT NOT NULL,
+            challenged TEXT NOT NULL,
+            ruleset TEXT NOT NULL,
+            clock TEXT,                               -- clock.format_settings text, or NULL
+            status TEXT NOT NULL DEFAULT 'open',      -- open | accepted | declined | withdrawn
+            game_id INTEGER REFERENCES games(id),
+            created_at REAL NOT NULL,
+            decided_at REAL
+        );
+        CREATE INDEX challenges_open ON challenges(status, challenged);
+        CREATE TABLE observers (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            email TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (game_id, email)
+        );
+        -- turn reports held for a player's (or observer's) daily digest
+        CREATE TABLE held_reports (
+            id INTEGER PRIMARY KEY,
+            email TEXT NOT NULL,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            subject TEXT NOT NULL,
+            text TEXT NOT NULL,
+            created_at REAL NOT NULL
+        );
+        CREATE INDEX held_reports_email ON held_reports(email);
+        """,
+    ),
 )
 
 

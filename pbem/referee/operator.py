@@ -1,0 +1,126 @@
+"""The game master's commands (``pbem pause | resume | set-deadline | adjudicate |
+rollback``): each changes one game in one transaction and mails both players why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pbem.errors import PbemError
+from pbem.referee import clock
+from pbem.referee.clock import ClockState
+from pbem.referee.games import Game, load_game
+from pbem.referee.store import transaction
+from pbem.referee.takeback import rollback_to
+from pbem.referee.timed import clock_lines, game_clock, save_clock
+from pbem.rules.realm import endings
+from pbem.rules.realm.endings import RESULTS
+
+if TYPE_CHECKING:
+    from pbem.referee.service import Referee
+
+
+class OperatorRefused(PbemError):
+    """The game master's command cannot be carried out (exit 1)."""
+
+    code = "operator"
+
+
+#: words the operator may type for a result
+RESULT_WORDS = {"white": "1-0", "black": "0-1", "draw": "1/2-1/2", "1/2": "1/2-1/2",
+                "½-½": "1/2-1/2", **{r: r for r in RESULTS}}
+
+
+def _playing_clock(game: Game) -> tuple[clock.ClockSettings, ClockState]:
+    if game.status != "playing":
+        raise OperatorRefused(f"game {game.id} is over ({game.result})")
+    found = game_clock(game)
+    if found is None:
+        raise OperatorRefused(f"game {game.id} has no clock (it was started without one)")
+    return found
+
+
+def _on_clock(referee: Referee, game_id: int, what: str,
+              change: Callable[[clock.ClockSettings, ClockState], ClockState]) -> str:
+    now = referee.now()
+    with transaction(referee.conn):
+        game = load_game(referee.conn, game_id)
+        settings, state = _playing_clock(game)
+        try:
+            new = change(settings, state)
+        except clock.ClockError as exc:
+            raise OperatorRefused(f"game {game_id}: {exc.message}") from None
+        save_clock(referee.conn, game.id, new)
+        game = load_game(referee.conn, game_id)
+        lines = clock_lines(game, now, with_settings=False)
+        referee._log(game.id, "operator", what)
+        referee.tell_players(game, what, f"The referee's operator: {what}.\n\n"
+                             + "\n".join(lines), kind="operator")
+    return f"game {game_id}: {what}; " + " ".join(lines)
+
+
+def pause_game(referee: Referee, game_id: int) -> str:
+    now = referee.now()
+    return _on_clock(referee, game_id, "the game is paused",
+                     lambda s, st: clock.pause(st, now))
+
+
+def resume_game(referee: Referee, game_id: int) -> str:
+    now = referee.now()
+    return _on_clock(referee, game_id, "the game goes on", lambda s, st: clock.resume(st, now))
+
+
+def set_deadline(referee: Referee, game_id: int, when_text: str) -> str:
+    now = referee.now()
+    try:
+        when = clock.parse_when(when_text)
+    except clock.ClockError as exc:
+        raise OperatorRefused(exc.message) from None
+    return _on_clock(referee, game_id, f"this turn's deadline is now {clock.format_instant(when)}",
+                     lambda s, st: clock.set_deadline(st, s, when, now))
+
+
+def adjudicate(referee: Referee, game_id: int, result_text: str) -> str:
+    from pbem.referee.service import Work
+
+    result = RESULT_WORDS.get(result_text.strip().lower())
+    if result is None:
+        raise OperatorRefused(f"a result is 1-0 (or white), 0-1 (black) or 1/2-1/2 (draw), "
+                              f"not {result_text!r}")
+    with transaction(referee.conn):
+        game = load_game(referee.conn, game_id)
+        if game.status != "playing":
+            raise OperatorRefused(f"game {game_id} is over already ({game.result})")
+        position = endings.adjudicate(game.position, result)
+        work = Work(game, "w", position, None, now=referee.now(), ended="adjudicated",
+                    changed=True)
+        referee._log(game.id, "operator", f"adjudicated {result}")
+        referee._commit(work, None, None)
+    return f"game {game_id}: adjudicated {result}"
+
+
+def rollback(referee: Referee, game_id: int, turn: str) -> str:
+    label = turn.strip().lower()
+    with transaction(referee.conn):
+        game = load_game(referee.conn, game_id)
+        rows = referee.conn.execute(
+            "SELECT seq, label FROM turns WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+        labels = [r["label"] for r in rows if r["label"] != "end"]
+        wanted = "start" if label in ("0", "start") else label
+        keep = [r["seq"] for r in rows if r["label"] == wanted]
+        if not keep:
+            raise OperatorRefused(f"game {game_id} has no turn {turn!r}: its turns are "
+                                  f"{', '.join(labels)}")
+        if keep[0] == game.seq:
+            raise OperatorRefused(f"game {game_id} is at {turn} already: nothing to roll back")
+        game = rollback_to(referee, game, keep[0], referee.now())
+        after = "the start" if wanted == "start" else f"turn {wanted}"
+        what = f"the game is rolled back to after {after}"
+        referee._log(game.id, "operator", what)
+        from pbem.render.text_board import render_text
+
+        referee.tell_players(game, what, f"The referee's operator: {what}; the later turns "
+                             "are gone.\n\n" + render_text(game.position) + "\n\n"
+                             + "\n".join(clock_lines(game, referee.now())), kind="operator")
+    return f"game {game_id}: {what}"

@@ -1,0 +1,81 @@
+"""The referee's settings for clocks, vacations, challenges, observers and digests.
+
+They live in ``config.yaml`` beside the referee's address (``Config.extra``); this reads
+and checks them once, so a wrong value is a plain-word configuration error, never a
+surprise in the middle of handling a mail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.errors import PbemError
+from pbem.referee.clock import ClockSettings, parse_settings
+from pbem.referee.home import Config, ConfigError
+from pbem.referee.vacation import VacationRules
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    #: the time control of new games; None: games without a clock
+    clock: ClockSettings | None = None
+    vacation: VacationRules = VacationRules()
+    #: a challenge (or any mail) from an address the referee does not know registers it
+    open_registration: bool = False
+    #: open challenges a player may have made at once
+    max_open_challenges: int = 3
+    #: games in play a player may have at once (challenges are refused beyond it)
+    max_games: int = 10
+    #: anyone the referee knows may observe any game
+    observers: bool = True
+    #: the UTC hour from which ``pbem tick`` sends the day's digests
+    digest_hour: int = 18
+
+
+def _int(value: Any, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(f"{where} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where} must be true or false, not {value!r}")
+    return value
+
+
+def clock_option(text: Any, where: str = "config.yaml: clock") -> ClockSettings | None:
+    """A clock as the config or ``pbem new --clock`` writes it; 'none' (or empty): no clock."""
+    if text is None or str(text).strip().lower() in ("", "none", "off", "no"):
+        return None
+    try:
+        return parse_settings(str(text))
+    except PbemError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+def load_options(config: Config) -> Options:
+    extra = config.extra
+    vac = extra.get("vacation") or {}
+    ch = extra.get("challenges") or {}
+    if not isinstance(vac, dict) or not isinstance(ch, dict):
+        raise ConfigError("config.yaml: 'vacation' and 'challenges' must be mappings")
+    try:
+        rules = VacationRules(
+            days_per_year=vac.get("days_per_year", 30),
+            max_ahead_days=vac.get("max_ahead_days", 365),
+        )
+    except PbemError as exc:
+        raise ConfigError(f"config.yaml: {exc}") from None
+    return Options(
+        clock=clock_option(extra.get("clock")),
+        vacation=rules,
+        open_registration=_bool(ch.get("open_registration", False),
+                                "config.yaml: challenges.open_registration"),
+        max_open_challenges=_int(ch.get("max_open", 3), "config.yaml: challenges.max_open",
+                                 0, 1000),
+        max_games=_int(ch.get("max_games", 10), "config.yaml: challenges.max_games", 1, 10000),
+        observers=_bool(extra.get("observers", True), "config.yaml: observers"),
+        digest_hour=_int(extra.get("digest_hour", 18), "config.yaml: digest_hour", 0, 23),
+    )
