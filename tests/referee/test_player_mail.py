@@ -100,7 +100,20 @@ def test_moves_lists_the_legal_actions(home: Path, now: FakeNow) -> None:
     table = clocked_table(home, now)
     assert table.send(table.white.reply("moves")).outcome == "info"
     text = text_of(table.white.last)
-    assert "set-up placements: Bb2 Be2" in text and "(16)" in text
+    assert "set-up, White places a Base: Bb2 Be2" in text and "(16)" in text
+
+
+def test_moves_in_play_are_grouped_by_piece_as_pbem_moves_prints_them(home: Path, now: FakeNow):
+    table = clocked_table(home, now)
+    setup = ["Bh11", "Bh2", "Be8", "Be5", "Bb5", "Bb8", "Pi10", "Pg3", "Pf7", "Pd6", "Pc4", "Pc9"]
+    for i, text in enumerate(setup):
+        player = table.white if i % 2 == 0 else table.black
+        assert table.send(player.reply(text)).outcome == "accepted", text
+    assert table.send(table.white.reply("moves")).outcome == "info"
+    text = text_of(table.white.last)
+    assert "White to move, turn 7w" in text
+    assert "Power on i10: " in text and "Pi10i6(Bh5)" in text
+    assert "Rearrangements: " in text
 
 
 def test_takeback_needs_the_opponents_consent(home: Path, now: FakeNow) -> None:
