@@ -50,16 +50,18 @@ def main() -> None:
     n = args.games
     print(f"{n} games per preset, seed {args.seed}; games/s wall (cpu)")
     print(f"  {'preset':<12} {'played':>16} {'played+written':>18} {'turns':>14} "
-          f"{'ends: bases/no-turn/cut':>24} {'redone':>6}")
+          f"{'ends: bases/no-turn/cut':>24} {'redone':>6} {'passing':>7}")
     for name in args.presets.split(","):
         pw, pc, ww, wc, cov, playouts = measure(name, n, args.seed)
         turns = [p.play_turns for p in playouts]
         c = cov.counts
         ends = (f"{c['end: all Bases created']}/{c['end: no legal turn']}/"
                 f"{c['end: turn cap']}")
+        # games in which a side passed (a siege shut it in)
+        passing = sum(1 for p in playouts if coverage_of(p).counts["pass"])
         print(f"  {name:<12} {n / pw:7.0f} ({n / pc:5.0f}) {n / ww:9.0f} ({n / wc:5.0f}) "
               f"{statistics.median(turns):6.0f} med {max(turns):4d} max {ends:>24} "
-              f"{sum(p.discarded for p in playouts):>6}")
+              f"{sum(p.discarded for p in playouts):>6} {passing:>7}")
         if args.stats or name == "featured":
             print("\n".join("    " + line for line in cov.lines()))
         if name == "featured":

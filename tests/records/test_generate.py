@@ -20,6 +20,7 @@ from pbem.records.generate import (
 from pbem.records.reader import read_file, read_games
 from pbem.records.rulesets import load_ruleset, preset_names
 from pbem.records.validate import validate_source
+from pbem.rules.realm.actions import Pass
 from pbem.rules.realm.ruleset import FEATURED
 
 
@@ -42,6 +43,17 @@ def test_round_trip_under_every_preset(name: str) -> None:
     ruleset = load_ruleset(name)
     for i in range(3):
         round_trip(11, i, ruleset)
+
+
+def test_round_trip_of_games_with_passes() -> None:
+    found = 0
+    for i in range(40):
+        playout = generate_game(11, i, FEATURED)
+        if any(isinstance(t[0].action, Pass) for t in playout.turns):
+            assert "pass" in record_text(playout, 11, i)
+            round_trip(11, i, FEATURED)
+            found += 1
+    assert found >= 1
 
 
 def test_round_trip_with_random_rulesets() -> None:

@@ -11,11 +11,18 @@ from hypothesis import strategies as st
 from pbem.records.rulesets import load_ruleset, preset_names
 from pbem.rules.geometry import CENTER, REALM_OF
 from pbem.rules.pieces import Kind, Side, base, enforcer, power
-from pbem.rules.realm.actions import BaseCaptured, Move, Placement
+from pbem.rules.realm.actions import BaseCaptured, Move, Pass, Placement, Rearrangement
 from pbem.rules.realm.coverage import FEATURED_FEATURES, Coverage, coverage_of
-from pbem.rules.realm.playout import Playout, dead_end, play_random_game, random_ruleset
+from pbem.rules.realm.playout import (
+    _KEEPS,
+    Playout,
+    dead_end,
+    play_random_game,
+    random_ruleset,
+)
 from pbem.rules.realm.position import EMPTY_BOARD, Phase, Position
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
+from pbem.rules.realm.turns import apply_pass, has_legal_turn
 
 PRESETS = preset_names()
 
@@ -111,6 +118,7 @@ def test_forty_featured_games_exercise_every_rule() -> None:
     cov = _coverage(FEATURED, 40, "cov")
     assert cov.games == 40
     assert cov.missing(FEATURED_FEATURES) == [], "\n".join(cov.lines())
+    assert "pass" in FEATURED_FEATURES
     assert cov.counts["end: turn cap"] == 0
     # the several-Enforcer choice and both capture margins are the rare ones: often enough
     assert cov.counts["immobilisation, 2+ enemy Enforcers present"] >= 3
@@ -178,3 +186,78 @@ def test_dead_end_needs_full_centers_and_no_enforcer_to_capture_with() -> None:
     assert not dead_end(full.with_board(tuple(board)))
     # every Power sacrificed: nothing can create or capture a Base again
     assert dead_end(full.with_board(tuple(board), sacrificed=(3, 3)))
+
+
+def test_sieges_make_a_side_pass_in_a_few_percent_of_featured_games() -> None:
+    passing = 0
+    for i in range(100):
+        playout = play_random_game(random.Random(f"siege/{i}"), FEATURED)
+        check_playout(playout)
+        before = None
+        passes = 0
+        for turn in playout.turns:
+            action = turn[0].action
+            if isinstance(action, Pass):
+                passes += 1
+                side = turn[0].side
+                assert before is not None and before.to_move is side
+                # a real pass: nothing was legal, yet the other side could still play
+                assert not has_legal_turn(before, side)
+                assert has_legal_turn(before, side.other)
+            before = turn[-1].after
+        passing += passes > 0
+    assert passing >= 3
+
+
+def _keep_position(keep: int, besieger: Side, streak: int) -> Position:
+    inner, seal, _ = _KEEPS[keep]
+    victim = besieger.other
+    board = list(EMPTY_BOARD)
+    board[CENTER[keep]] = base(besieger)
+    for s in inner:
+        board[s] = power(victim)
+    board[seal[0]] = power(besieger)
+    board[seal[1]] = enforcer(besieger, None)
+    board[CENTER[5]] = base(victim)  # the besieger's pieces can still move: no game end
+    board[CENTER[5] + 1] = power(besieger)
+    rearranged = [(-1, 0), (-1, 0)]
+    rearranged[victim] = (keep, streak)
+    return Position(board=tuple(board), phase=Phase.PLAY, to_move=victim,
+                    bases_created=(2, 2), powers_placed=(3, 3),
+                    rearranged=(rearranged[0], rearranged[1]))
+
+
+@pytest.mark.parametrize("keep", sorted(_KEEPS))
+def test_a_sealed_keep_leaves_its_powers_no_legal_turn_once_the_limit_bites(keep: int) -> None:
+    inner, seal, rest = _KEEPS[keep]
+    assert len(inner) == 3 and len(seal) == 2 and len(rest) == 3
+    assert {REALM_OF[s] for s in inner + seal + rest} == {keep}
+    # two Rearrangements running of the keep: no third, and no Power can move
+    shut = _keep_position(keep, Side.BLACK, streak=2)
+    assert not has_legal_turn(shut, Side.WHITE)
+    after, _ = apply_pass(shut)
+    assert after.phase is Phase.PLAY and after.to_move is Side.BLACK
+    # one Rearrangement only: a second is still legal
+    assert has_legal_turn(_keep_position(keep, Side.BLACK, streak=1), Side.WHITE)
+    # a seal square free: the Power next to it has a line out of the keep
+    board = list(shut.board)
+    board[seal[0]] = None
+    assert has_legal_turn(shut.with_board(tuple(board)), Side.WHITE)
+
+
+def test_a_passing_side_rearranges_its_keep_twice_between_passes() -> None:
+    """The siege's rhythm: Rearrangement, Rearrangement (onto the inner squares), pass."""
+    for i in range(100):
+        playout = play_random_game(random.Random(f"siege/{i}"), FEATURED)
+        own = [t for t in playout.turns if not isinstance(t[0].action, Placement)]
+        passes = [k for k, t in enumerate(own) if isinstance(t[0].action, Pass)]
+        if not passes:
+            continue
+        side = own[passes[0]][0].side
+        mine = [t[0].action for t in own[: passes[0]] if t[0].side is side]
+        assert isinstance(mine[-1], Rearrangement) and isinstance(mine[-2], Rearrangement)
+        assert mine[-1].realm == mine[-2].realm in _KEEPS
+        inner = set(_KEEPS[mine[-1].realm][0])
+        assert {s for s, _ in mine[-1].placements} == inner
+        return
+    raise AssertionError("no siege made a side pass")

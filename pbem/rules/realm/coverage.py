@@ -57,7 +57,8 @@ FEATURES: tuple[str, ...] = (
     "end: turn cap",
 )
 
-#: what every featured game set should show (the rest belong to variations or are rare)
+#: what every featured game set should show (the rest belong to variations or are rare);
+#: passes come from the policy's sieges, in about one featured game in ten
 FEATURED_FEATURES: tuple[str, ...] = tuple(
     f
     for f in FEATURES
@@ -71,8 +72,8 @@ FEATURED_FEATURES: tuple[str, ...] = tuple(
         "power sacrifice",
         "checkpoint stop",
         "end: turn cap",
+        # both sides shut in at once: a siege shuts in only one (see ``playout``)
         "end: no legal turn",
-        "pass",
     )
 )
 

@@ -7,7 +7,9 @@ brings Powers together where an enemy Base stands, it sends Enforcers where enem
 Enforcers gather, it disperses several pieces at once, concentrates from several
 Realms, rearranges now and then (sometimes until the three-in-a-row limit bites) and
 sacrifices Powers where the rules allow. Base creation grows more eager as a game
-drags on, so that games end by the rules.
+drags on, so that games end by the rules. In about one game in seven (``P_SIEGE``) one
+side is besieged: shut in a corner Realm until it has no legal turn and must pass,
+which no other play ever brings about.
 
 It samples from the rules core's own primitives (``stops``, the special-event
 conditions, ``sacrifice_moves``) instead of enumerating every legal turn, which
@@ -20,21 +22,25 @@ gives the same games in any process.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Protocol, TypeVar
 
 from pbem.errors import RuleError
 from pbem.rules.geometry import (
+    BORDER_SQUARES,
     CENTER,
     DIRECTIONS,
     IS_CENTER,
+    RAYS,
     REALM_COLUMN,
     REALM_OF,
     REALM_ROW,
     REALM_SQUARES,
     REALMS,
+    direction_between,
     parse_square,
 )
-from pbem.rules.pieces import Kind, Piece, Side, enforcer
+from pbem.rules.pieces import Kind, Piece, Side, enforcer, power
 from pbem.rules.realm.actions import (
     Action,
     Event,
@@ -87,6 +93,31 @@ GENEROSITY = (-1, -1, -1, 0, 1)
 DISPERSAL_SIZES = (1, 1, 1, 2, 2, 3, 4)
 #: how much a Power wants to create a Base at the start (it grows every turn)
 EAGER = 10.0
+#: games in which one side is besieged (see ``_Player._victim_turn``): the only way a
+#: side runs out of legal turns and passes, which random play never brings about
+P_SIEGE = 0.15
+#: play turns after which a siege that has not yet made the victim pass is given up: a
+#: passive victim drags a game on, and nearly every siege that works does so by then
+SIEGE_PATIENCE = 60
+
+
+def _keep_squares(corner: int, dx: int, dy: int) -> tuple[tuple[int, ...], ...]:
+    """A corner Realm as a keep: the board's corner square and its two neighbours
+    (``inner``), the two squares beyond them along the board's edges (``seal``), and the
+    rest of the Border. With a Base on the Center, Powers on ``inner`` cannot move
+    once both ``seal`` squares are taken: every line out is shut by a piece, the Base,
+    or the board's edge."""
+    inner = (corner, corner + dx, corner + dy)
+    seal = (corner + 2 * dx, corner + 2 * dy)
+    rest = tuple(s for s in BORDER_SQUARES[REALM_OF[corner]] if s not in inner + seal)
+    return inner, seal, rest
+
+
+#: corner Realm -> (inner, seal, rest) squares; a1 = 0, l1 = 11, a12 = 132, l12 = 143
+_KEEPS: dict[int, tuple[tuple[int, ...], ...]] = {
+    REALM_OF[c]: _keep_squares(c, dx, dy)
+    for c, dx, dy in ((0, 1, 12), (11, -1, 12), (132, 1, -12), (143, -1, -12))
+}
 
 _POWER = Kind.POWER
 _ENFORCER = Kind.ENFORCER
@@ -239,11 +270,10 @@ class _Survey:
             powers = [0, 0]
             mobile: tuple[list[int], list[int]] = ([], [])
             empty = []
-            for s in REALM_SQUARES[r]:
+            for s in BORDER_SQUARES[r]:  # the Center holds a Base or nothing: no matter here
                 p = board[s]
                 if p is None:
-                    if not IS_CENTER[s]:
-                        empty.append(s)
+                    empty.append(s)
                 elif p.kind is _POWER:
                     powers[p.side] += 1
                 elif p.facing is not None and p.kind is _ENFORCER:
@@ -285,6 +315,15 @@ class _Player:
         self.eager = self.create = self.hunt = 3.0
         self.endgame = False
         self.lines = [False] * 8
+        #: a siege game (decided by the seed): the side to be shut in, else None
+        siege = rng.random() < P_SIEGE and _siege_possible(ruleset)
+        self.victim: Side | None = None
+        if siege:
+            self.victim = Side.WHITE if rng.random() < 0.5 else Side.BLACK
+        #: the corner Realm the victim's Powers gather in (it holds a besieger's Base)
+        self.keep: int | None = None
+        self.inner: tuple[int, ...] = ()
+        self.passed = False
 
     # -- set-up -----------------------------------------------------------------------
     def placement(self, pos: Position) -> Step:
@@ -304,9 +343,19 @@ class _Player:
         rng = self.rng
         movers = self._movers(pos.board, side)
         if not movers and not has_legal_turn(pos, side):
+            self.passed = True
             after, events = apply_pass(pos, Pass())
             return (Step(side, Pass(), tuple(events), pos.board, after),)
         self._pace(pos, played)
+        if self.victim is not None and not self.passed and played >= SIEGE_PATIENCE:
+            self.victim, self.keep, self.inner = None, None, ()  # give the siege up
+        if self.victim is not None:
+            if side is self.victim:
+                siege_turn = self._victim_turn(pos, movers)
+            else:
+                siege_turn, movers = self._besieger_turn(pos, movers)
+            if siege_turn is not None:
+                return siege_turn
         last, streak = pos.rearranged[side]
         r = rng.random()
         if self.ruleset.power_sacrifice and (r < P_SACRIFICE or self._out_of_enforcers(pos)):
@@ -328,7 +377,7 @@ class _Player:
         best = [self._best(survey, board[s], movers[s]) for s in squares]  # type: ignore[arg-type]
         if max(best) >= self.create and rng.random() < P_SEIZE:
             first = _pick_weighted(rng, squares, [w * w for w in best])
-            return self._dispersal_turn(pos, movers, first=first)
+            return self._dispersal_turn(pos, movers, first=first, survey=survey)
         if rng.random() < P_CONCENTRATE:
             turn = self._concentration_turn(pos, movers)
             if turn is not None:
@@ -339,9 +388,9 @@ class _Player:
         most = max(len(v) for v in by_realm.values())
         if rng.random() < (P_BIG_DISPERSAL if most < 3 else 2 * P_BIG_DISPERSAL):
             realm = rng.choice([r for r, v in by_realm.items() if len(v) == most])
-            return self._dispersal_turn(pos, movers, realm=realm, size=4)
+            return self._dispersal_turn(pos, movers, realm=realm, size=4, survey=survey)
         first = _pick_weighted(rng, squares, [w * w for w in best])
-        return self._dispersal_turn(pos, movers, first=first)
+        return self._dispersal_turn(pos, movers, first=first, survey=survey)
 
     def _out_of_enforcers(self, pos: Position) -> bool:
         """With the Centers full and no Enforcer to capture with, only a sacrifice (which
@@ -373,6 +422,8 @@ class _Player:
         created = pos.bases_created
         leader = Side(0 if created[0] > created[1] else 1 if created[1] > created[0]
                       else self.first_leader)
+        if self.passed and self.victim is not None:
+            leader = self.victim.other  # the victim, shut in, can create no Base: finish
         board = pos.board
         empties = sum(1 for c in CENTER if board[c] is None)
         self.eager = EAGER + played / 4
@@ -453,6 +504,9 @@ class _Player:
 
     def _choose_stop(self, survey: _Survey, piece: Piece, options: list[int]) -> int:
         weights = [survey.weight(piece, to) ** 2 for to in options]
+        if self.inner and piece.side is not self.victim:  # a siege: leave room for the victim
+            weights = [w * 1e-6 if to in self.inner else w for to, w in zip(
+                options, weights, strict=True)]
         return _pick_weighted(self.rng, options, weights)
 
     # -- playing one move, with the choices the rules ask for ----------------------------
@@ -475,6 +529,11 @@ class _Player:
                 and pos.enforcers_in_supply(side) > 0
             ):
                 empties = [s for s in survey.realm(realm)[2] if s != to]
+                if realm == self.keep and side is not self.victim:
+                    # the besieger's new Enforcer helps to shut the keep, never fills it
+                    keep = _KEEPS[realm]
+                    empties = [s for s in keep[1] if s in empties] or [
+                        s for s in keep[2] if s in empties] or empties
                 if empties:
                     move = Move(frm, to, rng.choice(empties), rng.choice(DIRECTIONS))
         else:
@@ -501,8 +560,12 @@ class _Player:
         self, pos: Position, movers: dict[int, list[int]], *, first: int | None = None,
         realm: int | None = None, size: int | None = None,
         state: TurnState | None = None, steps: list[Step] | None = None,
+        survey: _Survey | None = None,
     ) -> Turn:
-        """Pieces out of one Realm (``first``'s, or ``realm``): ``first`` moves first."""
+        """Pieces out of one Realm (``first``'s, or ``realm``): ``first`` moves first.
+
+        ``survey``: one already made of ``pos``, reused for the first move (surveying
+        is most of the policy's cost, and the turn's choice of piece made one)."""
         rng = self.rng
         steps = steps if steps is not None else []
         state = state if state is not None else begin_turn(pos)
@@ -522,7 +585,8 @@ class _Player:
             options = stops(board, piece, frm, self.checkpoint) if steps else movers[frm]
             if not options:
                 continue  # an earlier move of this turn blocked it
-            survey = _Survey(state.position, self)
+            if survey is None or survey.pos is not state.position:
+                survey = _Survey(state.position, self)
             to = self._choose_stop(survey, piece, options)
             state, step = self._move(state, survey, frm, to)
             steps.append(step)
@@ -578,7 +642,8 @@ class _Player:
                        if REALM_OF[x] == target]
             if not options:
                 continue
-            survey = _Survey(state.position, self)
+            if survey.pos is not state.position:
+                survey = _Survey(state.position, self)
             to = self._choose_stop(survey, piece, options)
             state, step = self._move(state, survey, frm, to)
             steps.append(step)
@@ -609,6 +674,8 @@ class _Player:
             realms = [r for r in REALMS if rearrangeable(pos, side, r)]
             if not realms:
                 return None
+            if self.keep is not None and side is not self.victim and len(realms) > 1:
+                realms = [r for r in realms if r != self.keep]  # the keep stays shut
             realm = self.rng.choice(realms)
         action = self._sample_rearrangement(pos, realm)
         if action is None:
@@ -655,3 +722,213 @@ class _Player:
         last = steps[-1]
         steps[-1] = Step(last.side, last.action, last.events, last.before, after)
         return tuple(steps)
+
+    # -- a siege: the only way a side is left without a legal turn ----------------------
+    # A side passes only when none of its pieces can move and no Realm of its pieces can
+    # be rearranged. Random play never gets there, so in a siege game (``P_SIEGE``) the
+    # two sides work together toward it: the victim avoids creating Enforcers (each would
+    # be one more piece to shut in) and walks its Powers into the keep, a corner Realm
+    # whose Center holds a besieger's Base; the besieger takes the keep's two seal
+    # squares and holds them. The victim then rearranges its Powers twice (the second
+    # time onto the inner squares, where no line out is open), and on its next turn the
+    # three-in-a-row limit forbids a third: no legal turn, so it passes, and does so
+    # again every third turn until the besieger ends the game.
+
+    def _find_keep(self, pos: Position) -> int | None:
+        """The keep: a corner Realm whose Center holds a besieger's Base (chosen once,
+        and again only if that Base is captured)."""
+        board = pos.board
+        victim = self.victim
+        keep = self.keep
+        if keep is not None:
+            c = board[CENTER[keep]]
+            if c is not None and c.side is not victim:
+                return keep
+        found = [r for r in _KEEPS if (c := board[CENTER[r]]) is not None and c.side is not victim]
+        self.keep = keep = self.rng.choice(found) if found else None
+        self.inner = _KEEPS[keep][0] if keep is not None else ()
+        return keep
+
+    def _victim_turn(self, pos: Position, movers: dict[int, list[int]]) -> Turn | None:
+        """Powers outside the keep walk toward it; once all are in, rearrange them."""
+        keep = self._find_keep(pos)
+        board = pos.board
+        own = power(pos.to_move)
+        outside = {s: v for s, v in movers.items() if REALM_OF[s] != keep and board[s] == own}
+        if keep is not None and not outside:
+            turn = self._hold(pos, keep)
+            if turn is not None:
+                return turn
+        if not movers:
+            return None  # a Rearrangement or a sacrifice: the ordinary policy finds it
+        return self._creep(pos, outside or movers, keep)
+
+    def _victim_weight(
+        self, survey: _Survey, frm: int, piece: Piece, to: int, goals: set[int]
+    ) -> float:
+        """Into the keep above all, then onto a line into it; hardly ever a stop that
+        creates an Enforcer (one more piece that would have to be shut in)."""
+        r = REALM_OF[to]
+        if r == self.keep:
+            return 1000.0
+        pos = survey.pos
+        side = piece.side
+        powers, mobile, empty = survey.realm(r)
+        center = survey.board[CENTER[r]]
+        w = 1.0
+        if piece.kind is _POWER:
+            if center is None:
+                if powers[1 - side] == 0 and pos.bases_in_supply(side) > 0:
+                    w = 0.3  # a Base created brings the game's end nearer: not too often
+            elif (center.side is side and not mobile[0] and not mobile[1] and len(empty) > 1
+                  and pos.enforcers_in_supply(side) > 0):
+                w = 0.001  # an Enforcer would be created
+        if goals and _in_line(survey.board, frm, piece, to, goals):
+            w *= 30.0
+        return w
+
+    def _creep(self, pos: Position, movers: dict[int, list[int]], keep: int | None) -> Turn:
+        """One piece moves, chosen by ``_victim_weight`` over every stop of ``movers``."""
+        board = pos.board
+        survey = _Survey(pos, self)
+        goals = {s for s in BORDER_SQUARES[keep] if board[s] is None} if keep is not None else set()
+        moves: list[tuple[int, int]] = []
+        weights: list[float] = []
+        for frm, found in movers.items():
+            piece = board[frm]
+            assert piece is not None
+            for to in found:
+                moves.append((frm, to))
+                w = self._victim_weight(survey, frm, piece, to, goals)
+                weights.append(w * w)
+        frm, to = _pick_weighted(self.rng, moves, weights)
+        state, step = self._move(begin_turn(pos), survey, frm, to)
+        return self._finish(state, [step])
+
+    def _hold(self, pos: Position, keep: int) -> Turn | None:
+        """Rearrange the Powers in the keep so that the second Rearrangement running puts
+        them on the inner squares: the limit then forbids a third, and if the seal
+        squares are taken the victim has no legal turn. None when it cannot."""
+        side = pos.to_move
+        board = pos.board
+        own = power(side)
+        last, n = pos.rearranged[side]
+        n = n if last == keep else 0
+        if n >= 2 or not rearrangeable(pos, side, keep):
+            return None
+        inner, seal, _ = _KEEPS[keep]
+        mine = tuple(s for s in BORDER_SQUARES[keep] if (p := board[s]) is not None
+                     and p.side is side)
+        if any(board[s] != own for s in mine):
+            return None  # an Enforcer of its own in the keep: no siege can shut it in
+        free = [s for s in BORDER_SQUARES[keep] if board[s] is None or board[s] == own]
+        home = tuple(sorted([s for s in inner if s in free][: len(mine)]))
+        if n == 1 and len(home) == len(mine) and home != mine:
+            layout = home
+        else:  # anywhere else, off the seal squares if possible, best where it cannot move
+            layouts = [c for c in combinations([s for s in free if s not in seal], len(mine))
+                       if c != mine and c != home]
+            layouts = layouts or [c for c in combinations(free, len(mine)) if c != mine]
+            if not layouts:
+                return None
+            stuck = [c for c in layouts if not _can_move(board, mine, c, own)]
+            layout = self.rng.choice(stuck or layouts)
+        action = Rearrangement(keep, tuple((s, own) for s in layout))
+        after, events = apply_rearrangement(pos, action)
+        return (Step(side, action, tuple(events), board, after),)
+
+    def _besieger_turn(
+        self, pos: Position, movers: dict[int, list[int]]
+    ) -> tuple[Turn | None, dict[int, list[int]]]:
+        """Make a keep, keep its inner squares free, take its seal squares and hold them.
+        Returns a turn, or None and the pieces the ordinary policy may move."""
+        rng = self.rng
+        board = pos.board
+        side = pos.to_move
+        keep = self._find_keep(pos)
+        if keep is None:  # a Base in a free corner Realm makes one
+            options = [(frm, to) for frm, found in movers.items() if board[frm].kind is _POWER
+                       for to in found if REALM_OF[to] in _KEEPS
+                       and _creates_base(pos, side, REALM_OF[to])]
+            if options and rng.random() < 0.7:
+                return self._single(pos, *rng.choice(options)), movers
+            return None, movers
+        inner, seal, _ = _KEEPS[keep]
+        for s in inner:  # a piece of its own on an inner square leaves
+            if s in movers:
+                away = [to for to in movers[s] if REALM_OF[to] != keep]
+                if away:
+                    return self._single(pos, s, rng.choice(away)), movers
+        held = {s: v for s, v in movers.items() if s not in seal}
+        if held:
+            movers = held
+        victim = power(side.other)
+        inside = sum(1 for s in BORDER_SQUARES[keep] if board[s] == victim)
+        open_seal = {s for s in seal if board[s] is None}
+        if inside >= 2 and open_seal:
+            options = [(frm, to) for frm, found in movers.items() for to in found
+                       if to in open_seal]
+            if options:
+                return self._single(pos, *rng.choice(options)), movers
+            if rng.random() < 0.6:  # onto a line to a seal square, for next turn
+                options = [(frm, to) for frm, found in movers.items() for to in found
+                           if REALM_OF[to] != keep
+                           and _in_line(board, frm, board[frm], to, open_seal)]  # type: ignore[arg-type]
+                if options:
+                    return self._single(pos, *rng.choice(options)), movers
+        return None, movers
+
+    def _single(self, pos: Position, frm: int, to: int) -> Turn:
+        """A Dispersal of one piece."""
+        state, step = self._move(begin_turn(pos), _Survey(pos, self), frm, to)
+        return self._finish(state, [step])
+
+
+def _siege_possible(ruleset: Ruleset) -> bool:
+    """The siege shuts in three Powers on three inner squares (so three Powers), relies
+    on the three-in-a-row limit to forbid the keep's next Rearrangement, and needs the
+    besieger's pieces in the keep to stay out of the victim's Rearrangements."""
+    return ruleset.powers == 3 and ruleset.rearrangement_limit and not ruleset.rearrange_opponent
+
+
+def _creates_base(pos: Position, side: Side, realm: int) -> bool:
+    """Would a Power of ``side`` stopping in ``realm`` create a Base there?"""
+    board = pos.board
+    if board[CENTER[realm]] is not None or pos.bases_in_supply(side) <= 0:
+        return False
+    other = power(side.other)
+    mine = power(side)
+    squares = REALM_SQUARES[realm]
+    if pos.ruleset.exclusive_creation:
+        return not any(board[s] == other or board[s] == mine for s in squares)
+    return not any(board[s] == other for s in squares)
+
+
+def _in_line(board: Board, frm: int, piece: Piece, to: int, goals: set[int]) -> bool:
+    """From ``to`` (after moving there from ``frm``), could ``piece`` reach one of
+    ``goals`` next turn along a clear line? (A cheap look ahead: the checkpoint and
+    the other Realm rule are left to the move itself.)"""
+    back = None
+    if piece.kind is _ENFORCER:
+        d = direction_between(frm, to)
+        back = d.opposite if d is not None else None
+    for d in DIRECTIONS:
+        if d == back:
+            continue
+        for sq in RAYS[to][d]:
+            if sq in goals:
+                return True
+            if sq != frm and board[sq] is not None:
+                break
+    return False
+
+
+def _can_move(board: Board, before: tuple[int, ...], after: tuple[int, ...], piece: Piece) -> bool:
+    """Would any of identical ``piece``s moved from ``before`` to ``after`` have a stop?"""
+    trial = list(board)
+    for s in before:
+        trial[s] = None
+    for s in after:
+        trial[s] = piece
+    b = tuple(trial)
+    return any(has_stop(b, piece, s) for s in after)
