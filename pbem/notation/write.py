@@ -40,9 +40,12 @@ from pbem.rules.realm.actions import (
 )
 from pbem.rules.realm.position import Board
 
+# one SquareText per square, shared: they are immutable and carry no span
+_SQUARES = tuple(SquareText(square_name(s)) for s in range(144))
+
 
 def _sq(s: int) -> SquareText:
-    return SquareText(square_name(s))
+    return _SQUARES[s]
 
 
 def event_text(ev: Event) -> EventText | None:
