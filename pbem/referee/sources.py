@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
@@ -21,6 +22,19 @@ class MessageSource(Protocol):
     def done(self, key: str) -> None: ...
 
     def close(self) -> None: ...
+
+
+_MAILDIR_NAME = re.compile(r"(\d+)\.(?:[^.]*?M(\d+))?(?:[^.]*?Q(\d+))?")
+
+
+def _arrival(path: Path) -> tuple[int, int, int, str]:
+    """Arrival order: Maildir names start with the delivery second, and most writers add
+    the microsecond (``M123456``) and a per-process counter (``Q12``); compare those as
+    numbers, not text, or the tenth mail of a second would come before the second."""
+    m = _MAILDIR_NAME.match(path.name)
+    if m is None:
+        return (0, 0, 0, path.name)
+    return (int(m.group(1)), int(m.group(2) or 0), int(m.group(3) or 0), path.name)
 
 
 class MaildirSource:
@@ -45,8 +59,7 @@ class MaildirSource:
                     if sub == "cur" and "S" in info:
                         continue
                     found.append(Path(entry.path))
-        # Maildir names start with the delivery time: that order is the arrival order
-        return sorted(found, key=lambda p: (p.name.split(".")[0].zfill(20), p.name))
+        return sorted(found, key=_arrival)
 
     def messages(self) -> Iterator[tuple[str, bytes]]:
         for path in self._unseen():
