@@ -38,6 +38,8 @@ class SmtpSettings:
     username: str | None = None
     password: str | None = None
     timeout: float = 30.0
+    #: certificates to trust instead of the system's (a private CA)
+    ca_file: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,7 @@ digest_hour: 18           # UTC hour from which `pbem tick` sends the daily dige
 #   starttls: true        # or ssl: true for port 465
 #   username: referee@example.org
 #   password: secret      # or set PBEM_SMTP_PASSWORD in the environment
+#   ca_file: /etc/ssl/private-ca.pem   # only for a server with a private CA
 """
 
 
@@ -135,6 +138,7 @@ def parse_config(text: str, where: str = CONFIG_NAME) -> Config:
             username=str(raw["username"]) if raw.get("username") else None,
             password=str(password) if password else None,
             timeout=timeout,
+            ca_file=str(raw["ca_file"]) if raw.get("ca_file") else None,
         )
     known = {"referee", "smtp", "inbox", "ruleset"}
     return Config(

@@ -155,7 +155,10 @@ class SmtpSink:
 
     def _connect(self) -> smtplib.SMTP:
         s = self.settings
-        context = ssl.create_default_context()
+        try:
+            context = ssl.create_default_context(cafile=s.ca_file)
+        except (OSError, ssl.SSLError) as exc:
+            raise OSError(f"cannot use smtp.ca_file {s.ca_file}: {exc}") from None
         smtp: smtplib.SMTP
         if s.ssl:
             smtp = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=context)
