@@ -24,6 +24,8 @@ def test_wheel_ships_grammar_and_runs_outside_checkout(tmp_path: Path) -> None:
     assert "pbem/templates/replay.txt.j2" in names
     assert "pbem/rules/realm/turns.py" in names
     assert "pbem/games/original.yaml" in names
+    assert "pbem/templates/referee/invitation.txt.j2" in names
+    assert "pbem/templates/archive/viewer.js" in names
     assert "pbem/grammar/notation.md" in names
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
