@@ -413,7 +413,7 @@ def _operator(args: argparse.Namespace, out: TextIO, action: str, *extra: str) -
     game_id = _game_id(args.game)
     try:
         said = getattr(operator, action)(Referee(conn, config), game_id, *extra)
-    except GameNotFound as exc:
+    except (GameNotFound, operator.OperatorArgument) as exc:
         raise UsageError(str(exc)) from None
     except operator.OperatorRefused as exc:
         sys.stderr.write(f"pbem: {exc}\n")

@@ -27,6 +27,10 @@ class OperatorRefused(PbemError):
     code = "operator"
 
 
+class OperatorArgument(OperatorRefused):
+    """The command's argument itself cannot be read (a usage error: exit 2)."""
+
+
 #: words the operator may type for a result
 RESULT_WORDS = {"white": "1-0", "black": "0-1", "draw": "1/2-1/2", "1/2": "1/2-1/2",
                 "½-½": "1/2-1/2", **{r: r for r in RESULTS}}
@@ -76,7 +80,7 @@ def set_deadline(referee: Referee, game_id: int, when_text: str) -> str:
     try:
         when = clock.parse_when(when_text)
     except clock.ClockError as exc:
-        raise OperatorRefused(exc.message) from None
+        raise OperatorArgument(exc.message) from None
     return _on_clock(referee, game_id, f"this turn's deadline is now {clock.format_instant(when)}",
                      lambda s, st: clock.set_deadline(st, s, when, now))
 
@@ -86,7 +90,7 @@ def adjudicate(referee: Referee, game_id: int, result_text: str) -> str:
 
     result = RESULT_WORDS.get(result_text.strip().lower())
     if result is None:
-        raise OperatorRefused(f"a result is 1-0 (or white), 0-1 (black) or 1/2-1/2 (draw), "
+        raise OperatorArgument(f"a result is 1-0 (or white), 0-1 (black) or 1/2-1/2 (draw), "
                               f"not {result_text!r}")
     with transaction(referee.conn):
         game = load_game(referee.conn, game_id)

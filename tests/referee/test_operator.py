@@ -53,13 +53,13 @@ def test_set_deadline(home: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "Thu 2026-12-10 18:00 UTC" in _last(home, "b@p.test").get_content()
     assert _op(home, "set-deadline", "1", "2026-11-01").returncode == 1
-    assert _op(home, "set-deadline", "1", "soon").returncode == 1
+    assert _op(home, "set-deadline", "1", "soon").returncode == 2  # not a date: a usage error
     assert _op(home, "set-deadline", "9", "2026-12-10").returncode == 2
 
 
 def test_adjudicate_ends_the_game_with_result_mails(home: Path) -> None:
     _game(home)
-    assert _op(home, "adjudicate", "1", "maybe").returncode == 1
+    assert _op(home, "adjudicate", "1", "maybe").returncode == 2  # not a result: a usage error
     proc = _op(home, "adjudicate", "1", "draw")
     assert proc.returncode == 0 and b"1/2-1/2" in proc.stdout
     assert _last(home, "w@p.test")["X-Pbem-Kind"] == "result"
