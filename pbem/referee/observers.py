@@ -64,14 +64,14 @@ def cmd_unobserve(ctx: PlayerMail, order: Order) -> None:
 def queue_reports(ref: Referee, game: Game, replay: Replay, top: list[str], label: str,
                   row: int | None) -> None:
     from pbem.referee import digest
-    from pbem.referee.service import _with_lines, _with_lines_html
+    from pbem.referee.service import _with_lines
 
     emails = [r[0] for r in ref.conn.execute(
         "SELECT email FROM observers WHERE game_id = ? ORDER BY email", (game.id,))]
     if not emails:
         return
     text = _with_lines(top, render_report_text(replay))
-    html = _with_lines_html(top, render_report_html(replay))
+    html = render_report_html(replay, notices=top)
     subject = f"{game.name}: {label} played (you observe game {game.id})"
     for email in emails:
         if digest.held(ref, email, game, subject, text):

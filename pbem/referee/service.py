@@ -9,12 +9,10 @@ handled once.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
-from html import escape
 
 from pbem.errors import PbemError, RuleError
 from pbem.notation.format import format_turn
@@ -534,7 +532,7 @@ class Referee:
         for p in game.players.values():
             flip = p.side == "b"
             text = _with_lines(top, render_report_text(replay, flip=flip))
-            html = _with_lines_html(top, render_report_html(replay, flip=flip))
+            html = render_report_html(replay, flip=flip, notices=top)
             if last.after.phase is Phase.OVER:
                 state = "the game is over"
             elif to_move == SIDES[p.side]:
@@ -644,13 +642,6 @@ class Referee:
 def _with_lines(lines: list[str], text: str) -> str:
     """A report with the clock's (and any notice's) lines on top."""
     return "\n".join(lines) + "\n\n" + text if lines else text
-
-
-def _with_lines_html(lines: list[str], html: str) -> str:
-    if not lines:
-        return html
-    block = "".join(f"<p style=\"margin:0 0 6px 0;\">{escape(line)}</p>" for line in lines)
-    return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + block, html, count=1)
 
 
 def _who(p: Player) -> str:

@@ -10,6 +10,7 @@ as inline SVG, no scripts and no external resources). Everything a player typed
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -267,9 +268,11 @@ def render_report_html(
     turn_index: int = -1,
     board_svg: str | None = None,
     flip: bool = False,
+    notices: Sequence[str] = (),
 ) -> str:
     """The HTML report. ``board_svg`` is inlined as given (trusted markup, made by
-    ``render_svg``); without it the board is drawn here, or as text in a ``<pre>``."""
+    ``render_svg``); without it the board is drawn here, or as text in a ``<pre>``.
+    ``notices`` (the referee's clock lines, say) go on top, escaped like all text."""
     ctx = build_context(replay, turn_index)
     svg = board_svg if board_svg is not None else _board_svg(ctx.position, ctx.last, flip)
     text_board = None
@@ -289,4 +292,5 @@ def render_report_html(
         text_board=text_board,
         legend=LEGEND,
         last_line=last_line,
+        notices=notices,
     )
