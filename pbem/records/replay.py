@@ -179,6 +179,21 @@ def replay_game(
     return replay
 
 
+def replay_turn(
+    position: Position, turn: TurnText, headers: dict[str, Any] | None = None
+) -> Replay:
+    """Play one turn from ``position`` exactly as a record's turn is played.
+
+    The referee checks a mailed turn with this against its latest snapshot, so the
+    referee and ``pbem validate`` can never disagree and nothing is replayed from the
+    start. The result holds the played turn, or the error, as for a whole record.
+    """
+    replay = Replay(headers=dict(headers or {}), ruleset=position.ruleset, final=position)
+    with contextlib.suppress(_Stop):
+        _Walker(replay, False).turn(turn, position.to_move, position.turn_number())
+    return replay
+
+
 class _Walker:
     def __init__(self, replay: Replay, strict: bool):
         self.replay = replay

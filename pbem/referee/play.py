@@ -1,20 +1,19 @@
 """A mailed turn checked against the latest snapshot by the same code ``pbem validate`` runs.
 
-The record walker of ``pbem.records.replay`` plays one turn from a given
-position, so the referee and the validator can never disagree about a turn;
-nothing is replayed from the start.
+``pbem.records.replay.replay_turn`` plays one turn from a given position exactly as
+a record's turn is played, so the referee and the validator can never disagree about
+a turn; nothing is replayed from the start.
 """
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import PbemError, Span
 from pbem.notation.parse import parse_movetext
 from pbem.notation.syntax import EntryText, TurnText
-from pbem.records.replay import GameError, PlayedTurn, Replay, _Stop, _Walker
+from pbem.records.replay import GameError, PlayedTurn, replay_turn
 from pbem.rules.pieces import Side
 from pbem.rules.realm.position import Position
 
@@ -28,9 +27,8 @@ class TurnOutcome:
 
 
 def expected_turn(position: Position) -> tuple[int, Side]:
-    """The entry number and side of the next turn, as the record walker counts them."""
-    walker = _Walker(Replay(headers={}, ruleset=position.ruleset, final=position), False)
-    return walker.expected()
+    """The entry number and side of the next turn, as records number them."""
+    return position.turn_number(), position.to_move
 
 
 def _shift(span: Span | None, columns: int) -> Span | None:
@@ -86,10 +84,7 @@ def play_turn(position: Position, text: str, headers: dict[str, Any] | None = No
                 f"{number}{side.letter}",
             ),
         )
-    replay = Replay(headers=dict(headers or {}), ruleset=position.ruleset, final=position)
-    walker = _Walker(replay, False)
-    with contextlib.suppress(_Stop):
-        walker.turn(turn, side, number)
+    replay = replay_turn(position, turn, headers)
     if replay.error is not None:
         e = replay.error
         return TurnOutcome(

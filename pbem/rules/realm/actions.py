@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.rules.geometry import Direction, square_name
+from pbem.rules.geometry import Direction
 from pbem.rules.pieces import Kind, Piece, Side
 
 
@@ -67,14 +67,11 @@ class Pass:
 Action = Placement | Move | Rearrangement | Pass | Sacrifice
 
 
-# -- events --------------------------------------------------------------------
+# -- events (narrated in words by pbem.render.narrate) ----------------------------------
 @dataclass(frozen=True, slots=True)
 class BaseCreated:
     side: Side
     square: int
-
-    def describe(self) -> str:
-        return f"created a Base on {square_name(self.square)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,21 +80,12 @@ class EnforcerCreated:
     square: int
     facing: Direction
 
-    def describe(self) -> str:
-        return (
-            f"created an Enforcer on {square_name(self.square)} pointing "
-            f"{_WORDS[self.facing]}"
-        )
-
 
 @dataclass(frozen=True, slots=True)
 class BaseCaptured:
     #: the capturing side
     side: Side
     square: int
-
-    def describe(self) -> str:
-        return f"captured the {self.side.other.title} Base on {square_name(self.square)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,19 +96,11 @@ class EnforcerImmobilised:
     #: True when the moving Enforcer immobilised itself
     own: bool
 
-    def describe(self) -> str:
-        if self.own:
-            return f"was immobilised on {square_name(self.square)}"
-        return f"immobilised the {self.side.title} Enforcer on {square_name(self.square)}"
-
 
 @dataclass(frozen=True, slots=True)
 class PowerSacrificed:
     side: Side
     square: int
-
-    def describe(self) -> str:
-        return f"sacrificed the Power on {square_name(self.square)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,20 +109,11 @@ class EnforcerRemobilised:
     square: int
     facing: Direction
 
-    def describe(self) -> str:
-        return (
-            f"remobilised the Enforcer on {square_name(self.square)} pointing "
-            f"{_WORDS[self.facing]}"
-        )
-
 
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     reason: str
     result: str
-
-    def describe(self) -> str:
-        return f"the game ended ({self.reason}): {self.result}"
 
 
 Event = (

@@ -22,6 +22,7 @@ from pbem.rules.realm.actions import Action, Move, Pass, Placement, Rearrangemen
 from pbem.rules.realm.movement import has_stop, stops
 from pbem.rules.realm.position import Phase, Position
 from pbem.rules.realm.setup import expected_kind, legal_base_realms, legal_power_squares
+from pbem.rules.realm.special_events import enforcer_creation_squares, mobile_enemy_enforcers
 from pbem.rules.realm.turns import TurnState, begin_turn, blocked_by_limit
 
 __all__ = [
@@ -72,38 +73,15 @@ class _Events:
         return found
 
     def _power_creation(self, realm: int) -> tuple[int, ...] | None:
-        position, side = self._position, self._side
-        board = position.board
-        center = board[CENTER[realm]]
-        if center is None:
-            return None  # a Base is created, or nothing happens: no choice either way
-        if center.kind is not Kind.BASE or center.side is not side:
-            return None
-        if position.enforcers_in_supply(side) <= 0:
-            return None
-        empty = []
-        for s in REALM_SQUARES[realm]:
-            p = board[s]
-            if p is None:
-                empty.append(s)
-            elif p.kind is Kind.ENFORCER and p.facing is not None:
-                return None
-        return tuple(empty)
+        # the stop square is empty now, so a controlled Realm always offers a square
+        squares = enforcer_creation_squares(self._position, self._side, realm)
+        return tuple(squares) or None
 
     def targets(self, realm: int) -> tuple[int, ...]:
         """The mobile enemy Enforcers an Enforcer stopping here must choose among."""
         found = self._enforcer.get(realm)
         if found is None:
-            board = self._position.board
-            side = self._side
-            found = tuple(
-                s
-                for s in REALM_SQUARES[realm]
-                if (p := board[s]) is not None
-                and p.kind is Kind.ENFORCER
-                and p.side is not side
-                and p.facing is not None
-            )
+            found = tuple(mobile_enemy_enforcers(self._position.board, self._side, realm))
             self._enforcer[realm] = found
         return found
 

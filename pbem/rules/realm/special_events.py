@@ -126,11 +126,10 @@ def _why_no_enforcer(position: Position, side: Side, realm: int) -> str:
     return f"the {name} Realm has no empty square"
 
 
-def after_enforcer_stop(position: Position, move: Move) -> tuple[Position, list[Event]]:
-    side = position.to_move
-    realm = REALM_OF[move.to]
-    board = position.board
-    targets = [
+def mobile_enemy_enforcers(board: tuple, side: Side, realm: int) -> list[int]:
+    """The squares of ``realm``'s mobile Enforcers of the other side: what an Enforcer
+    of ``side`` stopping there immobilises (one of them, the mover's choice)."""
+    return [
         s
         for s in REALM_SQUARES[realm]
         if (p := board[s]) is not None
@@ -138,6 +137,13 @@ def after_enforcer_stop(position: Position, move: Move) -> tuple[Position, list[
         and p.side is not side
         and p.facing is not None
     ]
+
+
+def after_enforcer_stop(position: Position, move: Move) -> tuple[Position, list[Event]]:
+    side = position.to_move
+    realm = REALM_OF[move.to]
+    board = position.board
+    targets = mobile_enemy_enforcers(board, side, realm)
     own, enemy = _count_powers(board, realm, side)
     if targets:
         return _immobilise(position, move, targets, own > enemy)
