@@ -1,4 +1,4 @@
-"""Time to build the static archive of N seeded random games. Prints figures; asserts nothing.
+"""Time to build the static archive of N games made by ``pbem generate``. Prints figures.
 
 Run: .venv/bin/python bench/bench_archive.py [--games 1000]
 """
@@ -6,16 +6,13 @@ Run: .venv/bin/python bench/bench_archive.py [--games 1000]
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bench.random_records import write_records  # noqa: E402
-from pbem.render.archive import build_archive  # noqa: E402
+from pbem.records.generate import write_games
+from pbem.render.archive import build_archive
+from pbem.rules.realm.ruleset import FEATURED
 
 
 def main() -> None:
@@ -25,13 +22,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         records = Path(tmp) / "records"
         t = time.perf_counter()
-        write_records(records, args.games, seed=11)
+        write_games(records, args.games, 11, FEATURED)
         made = time.perf_counter() - t
         t = time.perf_counter()
         summary = build_archive([records], Path(tmp) / "site", title="bench")
         built = time.perf_counter() - t
         size = sum(p.stat().st_size for p in (Path(tmp) / "site").rglob("*") if p.is_file())
-    print(f"made {args.games} random records in {made:.1f} s")
+    print(f"generated {args.games} records in {made:.1f} s")
     print(
         f"archive of {summary.games} games ({summary.valid} valid): {built:.1f} s, "
         f"{summary.games / built:.0f} games/s, {size / 1e6:.1f} MB"
