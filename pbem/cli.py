@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from pbem import __version__
-from pbem.commands.inputs import record_games, ruleset_option
+from pbem.commands.inputs import record_games, report_invalid, ruleset_option
 from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, EXIT_USAGE, PbemError, UsageError
 from pbem.records.interchange import position_to_json
 from pbem.records.reader import find_records
@@ -246,27 +246,14 @@ def _caret(report: GameReport, line: int, column: int, action: str | None) -> st
 
 
 # -- replay ------------------------------------------------------------------------------
-def _report_invalid(report: GameReport, shown: str) -> int:
-    """Say on stderr why a record breaks; the exit status for it."""
-    if report.valid:
-        return EXIT_OK
-    e = report.error
-    assert e is not None
-    loc = f"{report.path}:{e.span.line}:{e.span.column}" if e.span else report.path
-    sys.stderr.write(
-        f"{loc}: {e.turn + ': ' if e.turn else ''}{e.message} "
-        f"(showing the position after {shown})\n"
-    )
-    return EXIT_INVALID
-
-
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = ruleset_option(args.ruleset)
     sources = record_games(args.file, args.game)
     status = EXIT_OK
     for source in sources:
         report = validate_source(source, default_ruleset=ruleset)
-        status = max(status, _report_invalid(report, "the last legal turn"))
+        shown = "showing the position after the last legal turn"
+        status = max(status, report_invalid(report, shown))
         final = report.final
         if args.json:
             out.write(json.dumps(position_to_json(final) if final else None) + "\n")
@@ -308,7 +295,7 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
         last = turns[-1] if turns else None
         position = report.final
     shown = "the chosen turn" if args.turn is not None else "the last legal turn"
-    status = _report_invalid(report, shown)
+    status = report_invalid(report, f"showing the position after {shown}")
     if position is None:
         return status
     title = report.title()

@@ -6,13 +6,15 @@ says the same thing about a missing file or an unknown ruleset.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pbem.errors import PbemError, UsageError
+from pbem.errors import EXIT_INVALID, EXIT_OK, PbemError, UsageError
 
 if TYPE_CHECKING:
     from pbem.records.reader import GameSource
+    from pbem.records.validate import GameReport
     from pbem.rules.realm.ruleset import Ruleset
 
 
@@ -42,3 +44,13 @@ def record_games(file: str, game: int | None) -> list[GameSource]:
     if not 1 <= game <= len(sources):
         raise UsageError(f"{file} holds {len(sources)} game(s); there is no game {game}")
     return [sources[game - 1]]
+
+
+def report_invalid(report: GameReport, what_is_shown: str) -> int:
+    """Say on stderr why a record breaks, and what is shown instead; the exit status."""
+    e = report.error
+    if e is None:
+        return EXIT_OK
+    loc = f"{report.path}:{e.span.line}:{e.span.column}" if e.span else report.path
+    sys.stderr.write(f"{loc}: {e.turn + ': ' if e.turn else ''}{e.message} ({what_is_shown})\n")
+    return EXIT_INVALID

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING, TextIO
 
-from pbem.errors import EXIT_INVALID, EXIT_OK
+from pbem.errors import EXIT_OK
 
 if TYPE_CHECKING:
     pass
@@ -45,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
-    from pbem.commands.inputs import record_games, ruleset_option
+    from pbem.commands.inputs import record_games, report_invalid, ruleset_option
     from pbem.records.validate import validate_source
     from pbem.render.legal_text import format_listing, legal_listing
 
@@ -54,14 +53,8 @@ def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
     status = EXIT_OK
     for source in sources:
         report = validate_source(source, default_ruleset=ruleset)
-        if report.error is not None:
-            e = report.error
-            loc = f"{report.path}:{e.span.line}:{e.span.column}" if e.span else report.path
-            sys.stderr.write(
-                f"{loc}: {e.turn + ': ' if e.turn else ''}{e.message} "
-                "(listing the legal actions after the last legal turn)\n"
-            )
-            status = EXIT_INVALID
+        what = "listing the legal actions after the last legal turn"
+        status = max(status, report_invalid(report, what))
         listing = legal_listing(report.final, every=args.all) if report.final else None
         if args.json:
             out.write(json.dumps(listing) + "\n")
