@@ -23,7 +23,7 @@ from pbem.notation.syntax import (
     SquareText,
     TurnText,
 )
-from pbem.rules.geometry import CENTER, square_name
+from pbem.rules.geometry import CENTER, SQUARE_NAMES
 from pbem.rules.pieces import Piece, Side
 from pbem.rules.realm.actions import (
     Action,
@@ -41,7 +41,7 @@ from pbem.rules.realm.actions import (
 from pbem.rules.realm.position import Board
 
 # one SquareText per square, shared: they are immutable and carry no span
-_SQUARES = tuple(SquareText(square_name(s)) for s in range(144))
+_SQUARES = tuple(SquareText(name) for name in SQUARE_NAMES)
 
 
 def _sq(s: int) -> SquareText:
