@@ -19,11 +19,11 @@ from itertools import combinations, product
 from pbem.rules.geometry import CENTER, DIRECTIONS, IS_CENTER, REALM_OF, REALM_SQUARES, REALMS
 from pbem.rules.pieces import Kind, Piece, Side, enforcer, power
 from pbem.rules.realm.actions import Action, Move, Pass, Placement, Rearrangement, Sacrifice
-from pbem.rules.realm.movement import has_stop, stops
+from pbem.rules.realm.movement import stops
 from pbem.rules.realm.position import Phase, Position
 from pbem.rules.realm.setup import expected_kind, legal_base_realms, legal_power_squares
 from pbem.rules.realm.special_events import enforcer_creation_squares, mobile_enemy_enforcers
-from pbem.rules.realm.turns import TurnState, begin_turn, blocked_by_limit
+from pbem.rules.realm.turns import TurnState, begin_turn, blocked_by_limit, sacrifices
 
 __all__ = [
     "count_actions",
@@ -149,33 +149,7 @@ def legal_sacrifices(position: Position) -> list[Sacrifice]:
     """Every Sacrifice that ``apply_sacrifice`` accepts and that a Dispersal can follow."""
     if not position.ruleset.power_sacrifice or position.phase is not Phase.PLAY:
         return []
-    side = position.to_move
-    board = position.board
-    own_power = power(side)
-    out = []
-    for realm in REALMS:
-        squares = REALM_SQUARES[realm]
-        powers = [s for s in squares if board[s] == own_power]
-        if not powers:
-            continue
-        stuck = [s for s in squares if board[s] == enforcer(side, None)]
-        for pw in powers:
-            trial = list(board)
-            trial[pw] = None
-            after = tuple(trial)
-            # the other mobile pieces of the Realm do not care how the Enforcer points
-            others = any(
-                (m := after[s]) is not None
-                and m.side is side
-                and m.mobile
-                and has_stop(after, m, s)
-                for s in squares
-            )
-            for e in stuck:
-                for d in DIRECTIONS:
-                    if others or has_stop(after, enforcer(side, d), e):
-                        out.append(Sacrifice(pw, e, d))
-    return out
+    return sacrifices(position, position.to_move)
 
 
 # -- Rearrangements -------------------------------------------------------------------------

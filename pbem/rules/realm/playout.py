@@ -12,7 +12,7 @@ side is besieged: shut in a corner Realm until it has no legal turn and must pas
 which no other play ever brings about.
 
 It samples from the rules core's own primitives (``stops``, the special-event
-conditions, ``sacrifice_moves``) instead of enumerating every legal turn, which
+conditions, ``sacrifices``) instead of enumerating every legal turn, which
 would be far too slow for hundreds of games a second. Every action still goes
 through ``apply_move`` and friends, so nothing illegal can be played. Randomness
 comes only from ``rng``, and nothing depends on set or hash order: the same seed
@@ -69,7 +69,7 @@ from pbem.rules.realm.turns import (
     finish_turn,
     has_legal_turn,
     rearrangeable,
-    sacrifice_moves,
+    sacrifices,
 )
 
 T = TypeVar("T")
@@ -249,6 +249,12 @@ def random_ruleset(rng: Rng) -> Ruleset:
 _ON_BY_DEFAULT = ("rearrangement_limit", "end_by_agreement")
 
 
+def _sacrifice_pairs(pos: Position, side: Side) -> list[tuple[int, int]]:
+    """The (Power, Enforcer) pairs of the legal sacrifices, in order: the policy picks a
+    pair, then a facing that lets the Enforcer itself move."""
+    return list(dict.fromkeys((s.power, s.enforcer) for s in sacrifices(pos, side)))
+
+
 class _Survey:
     """What stands in the Realms of one board, looked at lazily (a turn's stops reach
     only a few Realms), and what the policy thinks of stopping there."""
@@ -361,7 +367,7 @@ class _Player:
         if self.ruleset.power_sacrifice and (r < P_SACRIFICE or self._out_of_enforcers(pos)):
             # a side keeps two Powers: with none it could never create a Base again
             keep = pos.ruleset.powers - pos.sacrificed[side] > 2 or not movers
-            pairs = sacrifice_moves(pos, side) if keep else []
+            pairs = _sacrifice_pairs(pos, side) if keep else []
             if pairs:
                 return self._sacrifice_turn(pos, rng.choice(pairs))
         again = streak > 0 and rng.random() < P_REARRANGE_AGAIN
@@ -370,7 +376,7 @@ class _Player:
             if turn is not None:
                 return turn
         if not movers:  # has_legal_turn said yes: then a sacrifice is what is left
-            return self._sacrifice_turn(pos, rng.choice(sacrifice_moves(pos, side)))
+            return self._sacrifice_turn(pos, rng.choice(_sacrifice_pairs(pos, side)))
         survey = _Survey(pos, self)
         board = pos.board
         squares = list(movers)

@@ -381,35 +381,39 @@ def has_legal_turn(position: Position, side: Side) -> bool:
             return True
     if any(rearrangeable(position, side, r) for r in REALMS):
         return True
-    return position.ruleset.power_sacrifice and any(sacrifice_moves(position, side))
+    return position.ruleset.power_sacrifice and any(sacrifices(position, side))
 
 
-def sacrifice_moves(position: Position, side: Side) -> list[tuple[int, int]]:
-    """(Power, Enforcer) pairs a sacrifice could use such that a Dispersal can follow."""
+def sacrifices(position: Position, side: Side) -> list[Sacrifice]:
+    """Every Power sacrifice of ``side`` (Power, immobilised Enforcer of its Realm,
+    facing) after which a Dispersal from that Realm can follow: only those are legal."""
     board = position.board
+    own_power = power(side)
+    stuck = enforcer(side, None)
     out = []
     for realm in REALMS:
         squares = REALM_SQUARES[realm]
-        powers = [s for s in squares if board[s] == power(side)]
+        powers = [s for s in squares if board[s] == own_power]
         if not powers:
             continue
         for e in squares:
-            q = board[e]
-            if q is None or q.side is not side or q.kind is not Kind.ENFORCER or q.mobile:
+            if board[e] != stuck:
                 continue
             for pw in powers:
-                after = list(board)
-                after[pw] = None
-                # any facing may be chosen: try the Enforcer pointing each way
-                trial = tuple(after)
-                if any(
-                    has_stop(trial, enforcer(side, d), e) for d in DIRECTIONS
-                ) or any(
-                    (m := trial[s]) is not None and m.side is side and m.mobile
-                    and has_stop(trial, m, s)
+                trial = list(board)
+                trial[pw] = None
+                after = tuple(trial)
+                # another mobile piece of the Realm can disperse whichever way it points
+                others = any(
+                    (m := after[s]) is not None and m.side is side and m.mobile
+                    and has_stop(after, m, s)
                     for s in squares
-                ):
-                    out.append((pw, e))
+                )
+                out.extend(
+                    Sacrifice(pw, e, d)
+                    for d in DIRECTIONS
+                    if others or has_stop(after, enforcer(side, d), e)
+                )
     return out
 
 
