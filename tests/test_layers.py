@@ -10,11 +10,16 @@ PKG = Path(__file__).resolve().parents[1] / "pbem"
 # what each layer may import from pbem
 ALLOWED = {
     "rules": {"errors", "rules"},
+    "ratings": {"errors", "ratings"},
     "notation": {"errors", "rules", "notation", "resources"},
-    "records": {"errors", "rules", "notation", "records", "resources"},
-    "render": {"errors", "rules", "notation", "records", "render", "resources"},
-    "referee": {"errors", "rules", "notation", "records", "render", "referee", "resources"},
-    "commands": {"errors", "rules", "notation", "records", "render", "commands", "resources"},
+    "records": {"errors", "rules", "notation", "records", "resources", "ratings"},
+    "render": {"errors", "rules", "notation", "records", "render", "resources", "ratings"},
+    "referee": {
+        "errors", "rules", "notation", "records", "render", "referee", "resources", "ratings",
+    },
+    "commands": {
+        "errors", "rules", "notation", "records", "render", "commands", "resources", "ratings",
+    },
 }
 
 
