@@ -18,9 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from pbem.players.realm_coverage import Coverage, coverage_of  # noqa: E402
 from pbem.records.generate import RANDOM, generate_game, record_text, write_games  # noqa: E402
 from pbem.records.rulesets import load_ruleset, preset_names  # noqa: E402
-from pbem.rules.realm.coverage import Coverage, coverage_of  # noqa: E402
 
 TARGET = 200  # complete games written per second, featured preset, one core
 

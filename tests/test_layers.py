@@ -1,4 +1,6 @@
-"""Imports point one way: errors <- rules <- notation <- records <- {render, referee} <- cli."""
+"""Imports point one way: errors <- rules <- players <- notation <- records <- {render, referee}
+<- cli. ``players`` (random-game policies) sit beside the rules core, outside it: a policy
+may import its own game's rules, and only ``records`` (``pbem generate``) uses them."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ PKG = Path(__file__).resolve().parents[1] / "pbem"
 ALLOWED = {
     "rules": {"errors", "rules"},
     "ratings": {"errors", "ratings"},
+    "players": {"errors", "rules", "players"},
     "notation": {"errors", "rules", "notation", "resources"},
-    "records": {"errors", "rules", "notation", "records", "resources", "ratings"},
+    "records": {"errors", "rules", "players", "notation", "records", "resources", "ratings"},
     "render": {"errors", "rules", "notation", "records", "render", "resources", "ratings"},
     "referee": {
         "errors", "rules", "notation", "records", "render", "referee", "resources", "ratings",

@@ -18,10 +18,11 @@ from typing import Any
 from pbem.notation.format import format_game
 from pbem.notation.syntax import TurnText
 from pbem.notation.write import action_text, game_text
+from pbem.players.realm import MAX_TURNS, Playout
+from pbem.players.realm_coverage import Coverage, coverage_of
+from pbem.players.registry import policy
 from pbem.records.rulesets import load_ruleset, preset_names
 from pbem.rules.pieces import Side
-from pbem.rules.realm.coverage import Coverage, coverage_of
-from pbem.rules.realm.playout import MAX_TURNS, Playout, play_random_game, random_ruleset
 from pbem.rules.realm.ruleset import Ruleset
 
 #: ``--ruleset random``: a different random ruleset for every game
@@ -37,9 +38,11 @@ def generate_game(
 ) -> Playout:
     """Game ``index`` of ``seed``; ``ruleset`` may be ``"random"``."""
     rng = game_rng(seed, index)
-    rules = random_ruleset(rng) if ruleset == RANDOM else ruleset
+    player = policy("realm")
+    rules = player.random_ruleset(rng) if ruleset == RANDOM else ruleset
     assert isinstance(rules, Ruleset)
-    return play_random_game(rng, rules, max_turns=max_turns)
+    played: Playout = player.play(rng, rules, max_turns=max_turns)
+    return played
 
 
 def ruleset_spec(ruleset: Ruleset) -> str | dict[str, Any]:

@@ -8,18 +8,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.records.rulesets import load_ruleset, preset_names
-from pbem.rules.geometry import CENTER, REALM_OF
-from pbem.rules.pieces import Kind, Side, base, enforcer, power
-from pbem.rules.realm.actions import BaseCaptured, Move, Pass, Placement, Rearrangement
-from pbem.rules.realm.coverage import FEATURED_FEATURES, Coverage, coverage_of
-from pbem.rules.realm.playout import (
+from pbem.players.realm import (
     _KEEPS,
     Playout,
     dead_end,
     play_random_game,
     random_ruleset,
 )
+from pbem.players.realm_coverage import FEATURED_FEATURES, Coverage, coverage_of
+from pbem.records.rulesets import load_ruleset, preset_names
+from pbem.rules.geometry import CENTER, REALM_OF
+from pbem.rules.pieces import Kind, Side, base, enforcer, power
+from pbem.rules.realm.actions import BaseCaptured, Move, Pass, Placement, Rearrangement
 from pbem.rules.realm.position import EMPTY_BOARD, Phase, Position
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
 from pbem.rules.realm.turns import apply_pass, has_legal_turn
@@ -261,3 +261,11 @@ def test_a_passing_side_rearranges_its_keep_twice_between_passes() -> None:
         assert {s for s, _ in mine[-1].placements} == inner
         return
     raise AssertionError("no siege made a side pass")
+
+
+def test_the_registry_finds_each_games_policy_and_names_the_known_ones():
+    from pbem.players.registry import NoPolicy, policy
+
+    assert policy("realm").play is play_random_game
+    with pytest.raises(NoPolicy, match="realm"):
+        policy("chess")

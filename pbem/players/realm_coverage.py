@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pbem.players.realm import Playout, Step
 from pbem.rules.geometry import CENTER, REALM_OF, REALM_SQUARES, direction_between
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.realm.actions import (
@@ -24,7 +25,6 @@ from pbem.rules.realm.actions import (
     Rearrangement,
 )
 from pbem.rules.realm.movement import stops
-from pbem.rules.realm.playout import Playout, Step
 from pbem.rules.realm.position import Board
 
 #: every feature counted, in the order they are printed
@@ -72,7 +72,7 @@ FEATURED_FEATURES: tuple[str, ...] = tuple(
         "power sacrifice",
         "checkpoint stop",
         "end: turn cap",
-        # both sides shut in at once: a siege shuts in only one (see ``playout``)
+        # both sides shut in at once: a siege shuts in only one (see ``pbem.players.realm``)
         "end: no legal turn",
     )
 )
