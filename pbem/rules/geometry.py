@@ -123,3 +123,34 @@ def path_between(frm: int, to: int) -> tuple[int, ...] | None:
         return None
     ray = RAYS[frm][d]
     return ray[: ray.index(to) + 1]
+
+
+# -- Center to Center: the games where pieces jump between Centers (Classic, Medieval) --
+def _neighbour_realm(realm: int, d: Direction) -> int:
+    df, dr = _STEP[d]
+    column, row = REALM_COLUMN[realm] + df, REALM_ROW[realm] + dr
+    return row * 4 + column if 0 <= column < 4 and 0 <= row < 4 else -1
+
+
+#: NEIGHBOUR_REALM[realm][d]: the Realm sharing ``realm``'s side in direction ``d``, or -1
+NEIGHBOUR_REALM: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_neighbour_realm(r, d) for d in DIRECTIONS) for r in REALMS
+)
+#: the Realms that share a side with each Realm ("adjacent Centers"), in direction order
+ADJACENT_REALMS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(n for n in NEIGHBOUR_REALM[r] if n >= 0) for r in REALMS
+)
+#: HALF[side]: the eight Realms of a side's own half, indexed by side (0 = White, the
+#: Realms with Centers on ranks 2 and 5; 1 = Black, ranks 8 and 11)
+HALF: tuple[frozenset[int], frozenset[int]] = (
+    frozenset(r for r in REALMS if REALM_ROW[r] < 2),
+    frozenset(r for r in REALMS if REALM_ROW[r] >= 2),
+)
+#: FORWARD[side]: North for White (0), South for Black (1)
+FORWARD: tuple[Direction, Direction] = (Direction.N, Direction.S)
+#: FAR_ROW[side]: the four Realms of the row farthest from a side, its Centers on
+#: rank 11 for White and rank 2 for Black
+FAR_ROW: tuple[tuple[int, ...], tuple[int, ...]] = (
+    tuple(r for r in REALMS if REALM_ROW[r] == 3),
+    tuple(r for r in REALMS if REALM_ROW[r] == 0),
+)

@@ -1,0 +1,119 @@
+"""A random player for the Center-to-Center games, that plays most games to their end.
+
+A uniformly random player wanders: in Classic it dunks and rescues for ever, in
+Medieval it walks sideways. This one mostly takes the move that gains most (a
+dislodging, a rescue, a step toward the far row, a move off the board), sometimes
+any legal move, and in Classic with double moves takes a double move when it may,
+now and then. Randomness comes only from ``rng``: the same seed, the same game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
+
+from pbem.rules.classic.actions import Action, Event, Move, Pass
+from pbem.rules.classic.legal import legal_moves, legal_placements, second_moves
+from pbem.rules.classic.position import Phase, Position, initial_position
+from pbem.rules.classic.ruleset import Ruleset
+from pbem.rules.classic.turns import (
+    TurnState,
+    apply_move,
+    apply_pass,
+    apply_placement,
+    begin_turn,
+    finish_turn,
+    may_double,
+)
+from pbem.rules.geometry import FORWARD, REALM_OF, REALM_ROW, Direction
+
+T = TypeVar("T")
+
+#: how often the player takes any legal move instead of the best-looking one
+P_ANY = 0.15
+#: how often it takes a double move when it may
+P_DOUBLE = 0.4
+#: turns after which a game is left unfinished
+MAX_TURNS = 600
+
+
+class Rng(Protocol):
+    def random(self) -> float: ...
+    def choice(self, seq: Sequence[T]) -> T: ...
+
+
+def _gain(position: Position, move: Move) -> float:
+    """How good ``move`` looks: rough, cheap, and never illegal."""
+    board = position.board
+    variant = position.variant
+    p = board[move.frm]
+    assert p is not None
+    gain = 0.0
+    if move.off:
+        gain += 4
+    elif board[move.to] is not None:
+        gain += 2  # a dislodging
+    if move.refill is not None:
+        gain += -1 if variant.refill_from_opponent else 1
+    if variant.moves_off:
+        rows = REALM_ROW[REALM_OF[move.to]] - REALM_ROW[REALM_OF[move.frm]]
+        gain += 0.5 * (rows if FORWARD[p.side] is Direction.N else -rows)
+        if position.run >= 3 and not variant.extends_run(p.kind):
+            gain += 3  # break a run of Duke turns before it draws the game
+    return gain
+
+
+def choose_move(position: Position, moves: list[Move], rng: Rng) -> Move:
+    if rng.random() < P_ANY:
+        return rng.choice(moves)
+    scored = [(_gain(position, m), m) for m in moves]
+    best = max(g for g, _ in scored)
+    return rng.choice([m for g, m in scored if g == best])
+
+
+def choose_turn(position: Position, rng: Rng) -> tuple[Action, ...]:
+    """A legal turn for the side to move: a placement, one or two moves, or the pass."""
+    if position.phase is Phase.SETUP:
+        return (rng.choice(legal_placements(position)),)
+    moves = legal_moves(position)
+    if not moves:
+        return (Pass(),)
+    first = choose_move(position, moves, rng)
+    if may_double(position) and rng.random() < P_DOUBLE:
+        state, _, _ = apply_move(begin_turn(position), first)
+        more = second_moves(state)
+        if more:
+            return first, choose_move(state.position, more, rng)
+    return (first,)
+
+
+def play_turn(position: Position, turn: Sequence[Action]) -> tuple[Position, list[Event]]:
+    """Apply a whole turn; RuleError if any of it is illegal."""
+    if len(turn) == 1 and not isinstance(turn[0], Move):
+        action = turn[0]
+        if isinstance(action, Pass):
+            return apply_pass(position)
+        return apply_placement(position, action)
+    state: TurnState = begin_turn(position)
+    events: list[Event] = []
+    for m in turn:
+        assert isinstance(m, Move)
+        state, more, _ = apply_move(state, m)
+        events.extend(more)
+    after, more = finish_turn(state)
+    return after, events + more
+
+
+def play_game(
+    ruleset: Ruleset, rng: Rng, max_turns: int = MAX_TURNS
+) -> tuple[list[tuple[Action, ...]], Position]:
+    """A whole random game: its turns in order and the last position (over, or left
+    unfinished after ``max_turns`` turns)."""
+    position = initial_position(ruleset)
+    turns = []
+    while position.phase is not Phase.OVER and len(turns) < max_turns:
+        turn = choose_turn(position, rng)
+        position, _ = play_turn(position, turn)
+        turns.append(turn)
+    return turns, position
+
