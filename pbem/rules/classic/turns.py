@@ -19,6 +19,7 @@ from pbem.rules.classic.actions import (
     GameEnded,
     Move,
     MovedOff,
+    Pass,
     Placed,
     Placement,
     Refilled,
@@ -352,3 +353,25 @@ def has_legal_turn(position: Position) -> bool:
 def centers_held(position: Position, side: Side) -> int:
     board = position.board
     return sum(1 for c in CENTER if (q := board[c]) is not None and q.side is side)
+
+
+def apply_turn(
+    position: Position, actions: tuple[Placement | Move | Pass, ...] | list[Placement | Move | Pass]
+) -> tuple[Position, list[Event]]:
+    """A whole turn (a placement, one or two moves, or the pass); RuleError if any of
+    it is illegal. Left-out forced choices are filled in without a word."""
+    if len(actions) == 1 and isinstance(actions[0], Pass):
+        return apply_pass(position)
+    if len(actions) == 1 and isinstance(actions[0], Placement):
+        return apply_placement(position, actions[0])
+    state = begin_turn(position)
+    events: list[Event] = []
+    for action in actions:
+        if not isinstance(action, Move):
+            raise RuleError(
+                "turn.mixed", "a turn is a placement, a pass, or moves: not a mixture"
+            )
+        state, more, _ = apply_move(state, action)
+        events.extend(more)
+    after, more = finish_turn(state)
+    return after, events + more

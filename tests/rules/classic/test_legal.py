@@ -17,12 +17,12 @@ import random
 import pytest
 
 from pbem.errors import RuleError
+from pbem.players.classic import choose_turn, play_game
 from pbem.rules.classic.actions import Move
 from pbem.rules.classic.legal import legal_moves, legal_turns
-from pbem.rules.classic.playout import choose_turn, play_game, play_turn
 from pbem.rules.classic.position import Phase, Position, initial_position
 from pbem.rules.classic.ruleset import CLASSIC_RULES
-from pbem.rules.classic.turns import TurnState, apply_move, begin_turn, may_double
+from pbem.rules.classic.turns import TurnState, apply_move, apply_turn, begin_turn, may_double
 from pbem.rules.geometry import CENTER, NEIGHBOUR_REALM, REALM_OF, REALM_SQUARES
 from pbem.rules.medieval.variant import MEDIEVAL_RULES
 
@@ -136,7 +136,7 @@ def test_generator_and_validator_agree_on_random_playouts(ruleset):
                     state, _, _ = apply_move(state, rng.choice(moves))
                     if not state.over:
                         check_agreement(state)
-            position, _ = play_turn(position, choose_turn(position, rng))
+            position, _ = apply_turn(position, choose_turn(position, rng))
             turns += 1
     assert checked > 5
 
@@ -150,8 +150,8 @@ def test_every_listed_turn_plays_and_a_pass_only_when_nothing_moves(ruleset):
         turns = list(legal_turns(position))
         assert turns
         for turn in rng.sample(turns, min(5, len(turns))):
-            play_turn(position, turn)
-        position, _ = play_turn(position, rng.choice(turns))
+            apply_turn(position, turn)
+        position, _ = apply_turn(position, rng.choice(turns))
         seen += 1
 
 

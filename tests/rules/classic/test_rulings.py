@@ -10,13 +10,19 @@ from __future__ import annotations
 import pytest
 
 from pbem.errors import RuleError
-from pbem.rules.classic.actions import Dislodged, GameEnded, Refilled
+from pbem.rules.classic.actions import Dislodged, GameEnded, Placement, Refilled
 from pbem.rules.classic.legal import legal_moves, legal_moves_from
-from pbem.rules.classic.position import Phase
+from pbem.rules.classic.position import Phase, initial_position
 from pbem.rules.classic.ruleset import CLASSIC_RULES
-from pbem.rules.classic.turns import apply_move, apply_pass, begin_turn, finish_turn
-from pbem.rules.geometry import parse_square
-from pbem.rules.pieces import Side
+from pbem.rules.classic.turns import (
+    apply_move,
+    apply_pass,
+    apply_placement,
+    begin_turn,
+    finish_turn,
+)
+from pbem.rules.geometry import CENTER, SQUARE_NAMES, parse_square
+from pbem.rules.pieces import Kind, Side
 from tests.center_diagram import (
     B,
     W,
@@ -30,8 +36,6 @@ from tests.center_diagram import (
 
 
 def _all_squares() -> list[str]:
-    from pbem.rules.geometry import SQUARE_NAMES
-
     return list(SQUARE_NAMES)
 
 
@@ -334,11 +338,6 @@ def test_7_the_game_is_drawn_when_neither_side_can_move():
 
 # -- 8. setup: placement ------------------------------------------------------------------------
 def test_8_placement_fills_the_sixteen_centers_and_black_moves_first():
-    from pbem.rules.classic.actions import Placement
-    from pbem.rules.classic.position import initial_position
-    from pbem.rules.classic.turns import apply_placement
-    from pbem.rules.geometry import CENTER
-    from pbem.rules.pieces import Kind
 
     pos = initial_position(CLASSIC_RULES.with_options({"setup": "placement"}))
     assert pos.phase is Phase.SETUP and pos.to_move is W and pos.turn_label() == "1w"
@@ -352,10 +351,6 @@ def test_8_placement_fills_the_sixteen_centers_and_black_moves_first():
 
 
 def test_8_placement_only_on_vacant_centers_and_no_move_before_it_ends():
-    from pbem.rules.classic.actions import Placement
-    from pbem.rules.classic.position import initial_position
-    from pbem.rules.classic.turns import apply_placement
-    from pbem.rules.pieces import Kind
 
     pos = initial_position(CLASSIC_RULES.with_options({"setup": "placement"}))
     with pytest.raises(RuleError) as info:
@@ -379,7 +374,6 @@ def _regular(pos):
 
 
 def test_9_black_may_double_on_his_third_turn_then_white_after_two_more_of_his_own():
-    from pbem.rules.classic.position import initial_position
 
     pos = initial_position(DOUBLE)
     for _ in range(4):  # W, B, W, B
@@ -398,7 +392,6 @@ def test_9_black_may_double_on_his_third_turn_then_white_after_two_more_of_his_o
 
 
 def test_9_no_double_move_too_early_out_of_turn_or_without_the_option():
-    from pbem.rules.classic.position import initial_position
 
     pos = initial_position(DOUBLE)
     pos = _regular(_regular(_regular(pos)))  # W, B, W: Black's second turn next
@@ -446,7 +439,6 @@ def test_9_a_pass_is_a_regular_turn_and_a_win_on_the_first_move_ends_the_game():
 
 
 def test_the_standard_setup_is_eight_a_side_on_the_centers_of_their_own_half():
-    from pbem.rules.classic.position import initial_position
 
     pos = initial_position(CLASSIC_RULES)
     white = {n for n in ("b2", "e2", "h2", "k2", "b5", "e5", "h5", "k5")}

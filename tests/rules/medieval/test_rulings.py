@@ -11,6 +11,7 @@ from pbem.errors import RuleError
 from pbem.rules.classic.actions import GameEnded, MovedOff, Placement, Refilled
 from pbem.rules.classic.legal import legal_moves, legal_moves_from
 from pbem.rules.classic.position import Phase, initial_position
+from pbem.rules.classic.ruleset import CLASSIC_RULES
 from pbem.rules.classic.turns import apply_move, apply_pass, apply_placement, begin_turn
 from pbem.rules.medieval.variant import MEDIEVAL_RULES
 from pbem.rules.pieces import Kind
@@ -176,7 +177,6 @@ def test_4_only_the_far_row_moves_off_and_only_after_a_friend_or_from_the_start(
     black = medieval(FAR, origin="a7", to_move=B)
     err = refused(black, mv("k11off"), code="move.off-row")
     assert "b2, e2, h2, k2" in err.message
-    from pbem.rules.classic.ruleset import CLASSIC_RULES
 
     classic = position_from(FAR, origin="a7", ruleset=CLASSIC_RULES)
     refused(with_pieces(classic, k11="e"), mv("h11off"), code="move.off")

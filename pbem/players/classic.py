@@ -1,4 +1,4 @@
-"""A random player for the Center-to-Center games, that plays most games to their end.
+"""A random player for Classic and Medieval Realm: most of its games end by the rules.
 
 A uniformly random player wanders: in Classic it dunks and rescues for ever, in
 Medieval it walks sideways. This one mostly takes the move that gains most (a
@@ -12,19 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from pbem.rules.classic.actions import Action, Event, Move, Pass
+from pbem.rules.classic.actions import Action, Move, Pass
 from pbem.rules.classic.legal import legal_moves, legal_placements, second_moves
 from pbem.rules.classic.position import Phase, Position, initial_position
 from pbem.rules.classic.ruleset import Ruleset
-from pbem.rules.classic.turns import (
-    TurnState,
-    apply_move,
-    apply_pass,
-    apply_placement,
-    begin_turn,
-    finish_turn,
-    may_double,
-)
+from pbem.rules.classic.turns import apply_move, apply_turn, begin_turn, may_double
 from pbem.rules.geometry import FORWARD, REALM_OF, REALM_ROW, Direction
 
 T = TypeVar("T")
@@ -87,23 +79,6 @@ def choose_turn(position: Position, rng: Rng) -> tuple[Action, ...]:
     return (first,)
 
 
-def play_turn(position: Position, turn: Sequence[Action]) -> tuple[Position, list[Event]]:
-    """Apply a whole turn; RuleError if any of it is illegal."""
-    if len(turn) == 1 and not isinstance(turn[0], Move):
-        action = turn[0]
-        if isinstance(action, Pass):
-            return apply_pass(position)
-        return apply_placement(position, action)
-    state: TurnState = begin_turn(position)
-    events: list[Event] = []
-    for m in turn:
-        assert isinstance(m, Move)
-        state, more, _ = apply_move(state, m)
-        events.extend(more)
-    after, more = finish_turn(state)
-    return after, events + more
-
-
 def play_game(
     ruleset: Ruleset, rng: Rng, max_turns: int = MAX_TURNS
 ) -> tuple[list[tuple[Action, ...]], Position]:
@@ -113,7 +88,7 @@ def play_game(
     turns = []
     while position.phase is not Phase.OVER and len(turns) < max_turns:
         turn = choose_turn(position, rng)
-        position, _ = play_turn(position, turn)
+        position, _ = apply_turn(position, turn)
         turns.append(turn)
     return turns, position
 
