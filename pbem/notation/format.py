@@ -13,51 +13,27 @@ from typing import Any
 import yaml
 
 from pbem.notation.syntax import (
-    ActionText,
     EntryText,
-    EventText,
     GameText,
-    ItemText,
     LabelText,
     ListMarkerText,
-    MoveText,
-    PassText,
     PlacementText,
-    RearrangementText,
     ResultText,
-    SacrificeText,
     TurnText,
 )
+from pbem.rules.written import format_action, format_event, format_item
 
-_EVENT_PREFIX = {"base": "B", "enforcer": "E", "capture": "xB", "immobilised": "xE"}
-
-
-def format_event(e: EventText) -> str:
-    return f"{_EVENT_PREFIX[e.kind]}{e.square.text}{e.facing or ''}"
-
-
-def format_item(i: ItemText) -> str:
-    return f"{i.piece}{i.square.text}{i.facing or ''}"
-
-
-def format_action(a: ActionText) -> str:
-    if isinstance(a, PlacementText):
-        return f"{a.piece}{a.square.text}"
-    if isinstance(a, MoveText):
-        text = f"{a.piece}{a.frm.text}{a.to.text}"
-        if a.events:
-            text += "(" + ",".join(format_event(e) for e in a.events) + ")"
-        return text
-    if isinstance(a, RearrangementText):
-        text = f"R{a.realm.text}(" + ",".join(format_item(i) for i in a.items)
-        if a.opponent:
-            text += ";" + ",".join(format_item(i) for i in a.opponent)
-        return text + ")"
-    if isinstance(a, SacrificeText):
-        return f"S{a.power.text}(E{a.enforcer.text}{a.facing})"
-    assert isinstance(a, PassText)
-    return "pass"
-
+__all__ = [
+    "format_action",
+    "format_entry",
+    "format_event",
+    "format_front_matter",
+    "format_game",
+    "format_item",
+    "format_movetext",
+    "format_result",
+    "format_turn",
+]
 
 def format_turn(t: TurnText) -> str:
     text = ",".join(format_action(a) for a in t.actions)

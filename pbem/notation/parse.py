@@ -27,7 +27,8 @@ _WORDS = {
     "MOVE": "a move like 'Pc10g10'",
     "PIECE_AT": "a piece and its square like 'Bh11'",
     "ENFORCER_AT": "an Enforcer, its square and its facing like 'Eg12S'",
-    "TAKEN_AT": "a capture or an immobilisation like 'xBb5' or 'xEa7'",
+    "TAKEN_AT": "a piece taken like 'xBb5' or 'xEa7'",
+    "BROUGHT_AT": "a piece brought onto a Center like '+Ea4'",
     "REALM": "a Rearrangement like 'Rh5(...)'",
     "PASS": "'pass'",
     "SLASH": "'/'",
@@ -50,6 +51,8 @@ _ORDER = list(_WORDS)
 _QUIET = {"COMMENT", "PAREN_NOTE", "LABEL", "LIST_MARKER", "FRONT_MATTER", "BLACKNUM", "WINS"}
 _SQUARE_LIKE = re.compile(r"[A-Za-z]\d+")
 _SQUARE = re.compile(SQUARE_PATTERN)
+# an Enforcer event just before the reading stopped: "(Ed2" in "(Ed2Z)"
+_AFTER_ENFORCER = re.compile(rf"[(,]E{SQUARE_PATTERN}$")
 
 
 _SQUARE_WORDS = "a square (a1 to l12)"
@@ -66,8 +69,8 @@ def _explain(word: str, allowed: set[str]) -> tuple[int, str] | None:
     if not word:
         return None
     if word[0] == "x" and "TAKEN_AT" in allowed:
-        if len(word) < 2 or word[1] not in "BE":
-            return 1, "'E' or 'B' after 'x' (xB a captured Base, xE an immobilised Enforcer)"
+        if len(word) < 2 or word[1] not in "BPE":
+            return 1, "'B', 'P' or 'E' after 'x' (the piece taken, like xBb5 or xEa7)"
         if _SQUARE.match(word, 2) or _bad_square(word[2:]):
             return None
         return 2, _SQUARE_WORDS
@@ -125,6 +128,10 @@ def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> Notatio
         allowed = exc.allowed or set()
         msg = f"cannot read {word!r} here: expected {expected_words(allowed)}"
         explained = _explain(word, allowed)
+        if explained is None and found.isalpha() and _AFTER_ENFORCER.search(
+            text, max(0, exc.pos_in_stream - 6), exc.pos_in_stream
+        ):
+            explained = 0, _FACING_WORDS  # "(Ed2Z)": a facing that is no direction
         if explained is not None:
             offset, what = explained
             col = exc.column + offset

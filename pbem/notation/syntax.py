@@ -1,8 +1,9 @@
 """Syntax objects: what the text says, as written, with where it says it.
 
-These know nothing of the rules. Squares keep the letters as typed (``L1``),
-because repairing them needs the position (see ``resolve``). Spans are left out
-of equality, so that ``parse(format(x)) == x`` compares meaning, not layout.
+The actions (moves, placements, events...) are the neutral objects of
+``pbem.rules.written``, which every game resolves against its own position; the
+record's structure (turns, entries, results, front matter) is here. Spans are left
+out of equality, so that ``parse(format(x)) == x`` compares meaning, not layout.
 """
 
 from __future__ import annotations
@@ -11,92 +12,42 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import Span
+from pbem.rules.written import (
+    NO_SPAN,
+    ActionText,
+    EventText,
+    ItemText,
+    MoveText,
+    PassText,
+    PlacementText,
+    RearrangementText,
+    SacrificeText,
+    SquareText,
+)
 
-NO_SPAN = Span(0, 0)
+__all__ = [
+    "ActionText",
+    "EntryText",
+    "EventText",
+    "GameText",
+    "ItemOfMovetext",
+    "ItemText",
+    "LabelText",
+    "ListMarkerText",
+    "MoveText",
+    "PassText",
+    "PlacementText",
+    "RearrangementText",
+    "ResultText",
+    "SacrificeText",
+    "SquareText",
+    "TurnText",
+]
+
 
 
 def _span() -> Any:
     return field(default=NO_SPAN, compare=False, repr=False)
-
-
-@dataclass(frozen=True, slots=True)
-class SquareText:
-    """A square as written: ``h11``, or ``L1`` in a scanned transcript."""
-
-    text: str
-    span: Span = _span()
-
-
-@dataclass(frozen=True, slots=True)
-class EventText:
-    """A special event in parentheses after a move.
-
-    kind: ``base`` (Bh11), ``enforcer`` (Eg12S), ``capture`` (xBb5), ``immobilised`` (xEa7).
-    """
-
-    kind: str
-    square: SquareText
-    facing: str | None = None
-    span: Span = _span()
-
-
-@dataclass(frozen=True, slots=True)
-class PlacementText:
-    """Set-up: ``Bh11`` or ``Pi10``."""
-
-    piece: str
-    square: SquareText
-    span: Span = _span()
-
-
-@dataclass(frozen=True, slots=True)
-class MoveText:
-    """``Pc10g10(Bh11)``. ``events`` is None when no parentheses were written."""
-
-    piece: str
-    frm: SquareText
-    to: SquareText
-    events: tuple[EventText, ...] | None = None
-    span: Span = _span()
-
-
-@dataclass(frozen=True, slots=True)
-class ItemText:
-    """One piece put back by a Rearrangement: ``Pg4``, ``Eg6N``, ``Ei4U``."""
-
-    piece: str
-    square: SquareText
-    facing: str | None = None
-    span: Span = _span()
-
-
-@dataclass(frozen=True, slots=True)
-class RearrangementText:
-    """``Rh5(Pg4,Pi6,Eg6N,Ei4U)``; with the opponent's pieces after a semicolon,
-    ``Rh5(Pg4,Eg6N;Pi6,Ei4U)``, where the ruleset allows moving them."""
-
-    realm: SquareText
-    items: tuple[ItemText, ...]
-    span: Span = _span()
-    opponent: tuple[ItemText, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class SacrificeText:
-    """``Sg4(Eh4E)``: the Power on g4 is sacrificed and the Enforcer on h4 points East."""
-
-    power: SquareText
-    enforcer: SquareText
-    facing: str
-    span: Span = _span()
-
-
-@dataclass(frozen=True, slots=True)
-class PassText:
-    span: Span = _span()
-
-
-ActionText = PlacementText | MoveText | RearrangementText | PassText | SacrificeText
 
 
 @dataclass(frozen=True, slots=True)

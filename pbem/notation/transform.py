@@ -33,8 +33,9 @@ from pbem.notation.syntax import (
 # the square of grammar/realm.lark's SQUARE terminal
 SQUARE_PATTERN = r"(?:[a-lA-L1](?:1[0-2]|[1-9])|[a-lACDF-L1][lI][0-2]?)(?![0-9])"
 _SQ = SQUARE_PATTERN
-_MOVE = re.compile(rf"([PE])({_SQ})({_SQ})")
+_SQUARE = re.compile(_SQ)
 _AT = re.compile(rf"([BPERS]|x[BE])({_SQ})([NESWU]?)")
+_EVENT = re.compile(rf"([x+]?)([BPE])({_SQ})([NESWU]?)")
 
 try:  # the C loader is several times faster where libyaml is present
     _YamlLoader: Any = yaml.CSafeLoader
@@ -70,36 +71,30 @@ class ToSyntax(Transformer):
 
     def move(self, c: list[Any]) -> MoveText:
         tok = c[0]
-        m = self._split(tok, _MOVE)
+        text = str(tok)
+        off = text.endswith("off")
+        end = len(text) - 3 if off else len(text)
+        squares: list[SquareText] = []
+        pos = 1
+        line = tok.line + self.line_offset  # type: ignore[operator]
+        while pos < end:
+            m = _SQUARE.match(text, pos, end)
+            assert m is not None, tok  # the lexer matched the same pattern
+            squares.append(SquareText(m.group(), Span(line, tok.column + pos)))  # type: ignore[operator]
+            pos = m.end()
         events = c[1] if len(c) > 1 else None
-        frm, to = self._sq_in(tok, m, 2), self._sq_in(tok, m, 3)
-        return MoveText(m.group(1), frm, to, events, self._span(tok))
+        return MoveText(text[0], tuple(squares), events, self._span(tok), off)
 
     def events(self, c: list[Any]) -> tuple[EventText, ...]:
         return tuple(e for e in c if isinstance(e, EventText))
 
-    def base_created(self, c: list[Token]) -> EventText:
+    def event(self, c: list[Token]) -> EventText:
+        """``Bh11``, ``Eg12S``, ``xBb5``, ``+Ea4``: what it means is the game's business."""
         tok = c[0]
-        m = self._split(tok, _AT)
-        if m.group(1) != "B":
-            raise NotationError(
-                f"({tok}) is not a special event: a Power is never created; a created Base "
-                "is written like (Bh11), a created Enforcer like (Eg12S)",
-                span=self._span(tok),
-                code="notation.event",
-            )
-        return EventText("base", self._sq_in(tok, m, 2), None, self._span(tok))
-
-    def enforcer_created(self, c: list[Token]) -> EventText:
-        tok = c[0]
-        m = self._split(tok, _AT)
-        return EventText("enforcer", self._sq_in(tok, m, 2), m.group(3), self._span(tok))
-
-    def taken(self, c: list[Token]) -> EventText:
-        tok = c[0]
-        m = self._split(tok, _AT)
-        kind = "capture" if m.group(1) == "xB" else "immobilised"
-        return EventText(kind, self._sq_in(tok, m, 2), None, self._span(tok))
+        m = self._split(tok, _EVENT)
+        return EventText(
+            m.group(1), m.group(2), self._sq_in(tok, m, 3), m.group(4) or None, self._span(tok)
+        )
 
     def rearrangement(self, c: list[Any]) -> RearrangementText:
         tok = c[0]

@@ -17,12 +17,13 @@ from typing import Any
 
 from pbem.notation.format import format_game
 from pbem.notation.syntax import TurnText
-from pbem.notation.write import action_text, game_text
+from pbem.notation.write import game_text
 from pbem.players.realm import MAX_TURNS, Playout
 from pbem.players.realm_coverage import Coverage, coverage_of
 from pbem.players.registry import policy
 from pbem.records.rulesets import load_ruleset, preset_names
 from pbem.rules.pieces import Side
+from pbem.rules.realm.canonical import action_text
 from pbem.rules.realm.ruleset import Ruleset
 
 #: ``--ruleset random``: a different random ruleset for every game

@@ -15,15 +15,6 @@ from typing import Any
 
 from pbem.errors import Diagnostic, PbemError, RuleError, Span
 from pbem.notation.format import format_action
-from pbem.notation.resolve import (
-    Resolved,
-    resolve_move,
-    resolve_pass,
-    resolve_placement,
-    resolve_rearrangement,
-    resolve_sacrifice,
-    square_readings,
-)
 from pbem.notation.syntax import (
     ActionText,
     EntryText,
@@ -38,14 +29,23 @@ from pbem.notation.syntax import (
     SacrificeText,
     TurnText,
 )
-from pbem.notation.write import action_text
 from pbem.records.rulesets import load_ruleset
+from pbem.rules.game import Resolved
 from pbem.rules.geometry import is_square_name, parse_square
 from pbem.rules.pieces import Side
+from pbem.rules.realm.canonical import action_text
 from pbem.rules.realm.legal import legal_moves_for
 from pbem.rules.realm.position import Phase, Position, initial_position
+from pbem.rules.realm.resolve import (
+    resolve_move,
+    resolve_pass,
+    resolve_placement,
+    resolve_rearrangement,
+    resolve_sacrifice,
+)
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
 from pbem.rules.realm.turns import TurnState, apply_move, begin_turn, finish_turn
+from pbem.rules.repairs import square_readings
 
 KNOWN_HEADERS = ("game", "ruleset", "white", "black", "event", "site", "date", "source", "result")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")

@@ -11,9 +11,9 @@ from pbem.rules.realm.position import Position
 def legal_listing(position: Position, *, every: bool = False) -> dict[str, Any]:
     """The legal actions of ``position`` as the JSON object ``--json`` prints."""
     from pbem.notation.format import format_action
-    from pbem.notation.write import action_text
     from pbem.rules.geometry import REALMS, realm_name, square_name
     from pbem.rules.realm import legal
+    from pbem.rules.realm.canonical import action_text
     from pbem.rules.realm.position import Phase
     from pbem.rules.realm.turns import apply_move, begin_turn
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.notation.resolve import Resolved
 from pbem.records.replay import PlayedTurn
+from pbem.rules.game import Resolved
 from pbem.rules.geometry import REALM_OF, realm_name, square_name
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.realm.actions import (

@@ -71,14 +71,15 @@ CASES = [
         "'Bh11', a Rearrangement like 'Rh5(...)' or 'pass'",
     ),
     ("1.Bh11 Bh2,\n2.\n\n", "notation.end", 2, 3, "ends too soon"),
-    ("1.Eh11", "notation.end", 1, 7, "ends too soon: expected a square (a1 to l12)"),
-    ("1.Pa1a2(x", "notation.end", 1, 10, "expected 'E' or 'B'"),
-    ("1.Pa1a2(Eb3", "notation.end", 1, 12, "a direction (N, E, S or W"),
+    ("1.Pa1a2(xE", "notation.end", 1, 11, "ends too soon: expected a square (a1 to l12)"),
+    ("1.Pa1a2(x", "notation.end", 1, 10, "expected 'B', 'P' or 'E'"),
+    # "(Eb3)" is an event in the neutral syntax; the Featured Game wants a facing (its
+    # resolver says so: tests/records/test_corrupted.py)
+    ("1.Pa1a2(Eb3", "notation.end", 1, 12, "expected ',' or ')'"),
     ("1.Rh5", "notation.end", 1, 6, "expected '('"),
     # things that are not there to be read
-    ("1.Pa1a2(Eb3)", "notation.syntax", 1, 12, "expected a direction"),
     ("1.Pa1a2(Bb2,)", "notation.syntax", 1, 13, "unexpected ')'"),
-    ("1.Pa1a2(xPb3)", "notation.syntax", 1, 10, "expected 'E' or 'B'"),
+    ("1.Pa1a2(Bb3,xAb3)", "notation.syntax", 1, 14, "expected 'B', 'P' or 'E' after 'x'"),
     ("1.Rh5()", "notation.syntax", 1, 7, "expected a piece and its square like 'Bh11' or an"),
     ("1.pa1a2", "notation.syntax", 1, 3, "cannot read 'pa1a2'"),
     # unknown characters

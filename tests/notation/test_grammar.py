@@ -50,23 +50,23 @@ def move(text: str, *events: EventText) -> MoveText:
     piece, rest = text[0], text[1:]
     # split the two squares: a file letter starts each
     second = next(i for i in range(2, len(rest)) if rest[i].isalpha())
-    return MoveText(piece, sq(rest[:second]), sq(rest[second:]), events or None)
+    return MoveText(piece, (sq(rest[:second]), sq(rest[second:])), events or None)
 
 
 def base(square: str) -> EventText:
-    return EventText("base", sq(square))
+    return EventText("", "B", sq(square))
 
 
 def enf(square: str, facing: str) -> EventText:
-    return EventText("enforcer", sq(square), facing)
+    return EventText("", "E", sq(square), facing)
 
 
 def capture(square: str) -> EventText:
-    return EventText("capture", sq(square))
+    return EventText("x", "B", sq(square))
 
 
 def immob(square: str) -> EventText:
-    return EventText("immobilised", sq(square))
+    return EventText("x", "E", sq(square))
 
 
 def turn(*actions, notes: tuple[str, ...] = ()) -> TurnText:
@@ -123,13 +123,13 @@ def test_power_placements():
 
 def test_power_move():
     (e,) = items_of("7.Pc10g10")
-    assert e.white == turn(MoveText("P", sq("c10"), sq("g10"), None))
+    assert e.white == turn(MoveText("P", (sq("c10"), sq("g10")), None))
     assert e.black is None
 
 
 def test_enforcer_move():
     (e,) = items_of("8.Eg12g6")
-    assert e.white.actions == (MoveText("E", sq("g12"), sq("g6"), None),)
+    assert e.white.actions == (MoveText("E", (sq("g12"), sq("g6")), None),)
 
 
 def test_move_without_parentheses_has_no_events_not_an_empty_tuple():
@@ -155,7 +155,7 @@ def test_move_without_parentheses_has_no_events_not_an_empty_tuple():
 def test_each_special_event(written, events):
     (e,) = items_of(f"11.Ed7a7{written}")
     (m,) = e.white.actions
-    assert m == MoveText("E", sq("d7"), sq("a7"), events)
+    assert m == MoveText("E", (sq("d7"), sq("a7")), events)
     assert m.events == events
 
 
@@ -356,7 +356,7 @@ def test_upper_case_files_in_events_and_rearrangements():
 
 def test_ten_is_not_one_then_zero():
     (e,) = items_of("1.Pa10a1")
-    assert e.white.actions == (MoveText("P", sq("a10"), sq("a1")),)
+    assert e.white.actions == (MoveText("P", (sq("a10"), sq("a1"))),)
 
 
 def test_empty_game():

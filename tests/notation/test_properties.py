@@ -74,20 +74,31 @@ squares = st.builds(
 )
 directions = st.sampled_from("NESW")
 
+# the neutral syntax of every game: "Bh11", "Eg12S", "xBb5", "xEc7", "+Ea4"
 events = st.one_of(
-    st.builds(lambda s: EventText("base", s), squares),
-    st.builds(lambda s, d: EventText("enforcer", s, d), squares, directions),
-    st.builds(lambda s: EventText("capture", s), squares),
-    st.builds(lambda s: EventText("immobilised", s), squares),
+    st.builds(lambda p, s: EventText("", p, s), st.sampled_from("BPE"), squares),
+    st.builds(lambda s, d: EventText("", "E", s, d), squares, directions),
+    st.builds(lambda x, p, s: EventText(x, p, s), st.sampled_from("x+"),
+              st.sampled_from("BPE"), squares),
 )
-moves = st.builds(
-    MoveText,
-    st.sampled_from("PE"),
-    squares,
-    squares,
-    st.none() | st.lists(events, min_size=1, max_size=3).map(tuple),
+# two or more squares ("Eb2b5e5", "Pc4d4d6"), or one square and "off" ("Eh11off")
+moves = st.one_of(
+    st.builds(
+        MoveText,
+        st.sampled_from("PE"),
+        st.lists(squares, min_size=2, max_size=4).map(tuple),
+        st.none() | st.lists(events, min_size=1, max_size=3).map(tuple),
+        off=st.booleans(),
+    ),
+    st.builds(
+        MoveText,
+        st.sampled_from("PE"),
+        squares.map(lambda s: (s,)),
+        st.none() | st.lists(events, min_size=1, max_size=3).map(tuple),
+        off=st.just(True),
+    ),
 )
-placements = st.builds(PlacementText, st.sampled_from("BP"), squares)
+placements = st.builds(PlacementText, st.sampled_from("BPE"), squares)
 items = st.one_of(
     st.builds(lambda s: ItemText("P", s), squares),
     st.builds(lambda s, d: ItemText("E", s, d), squares, st.sampled_from("NESWU")),
@@ -102,7 +113,7 @@ _free_text = st.text(
 )
 comments = _free_text.map(lambda t: "{" + t + "}")
 # "(Figure 6)": no parentheses or line break inside, and not the start of an event list
-_EVENT_START = re.compile(r"[ \t]*x?[BPE][A-Za-z][0-9]")
+_EVENT_START = re.compile(r"[ \t]*[x+]?[BPE][A-Za-z][0-9]")
 paren_notes = (
     st.text(
         alphabet=st.characters(exclude_categories=("Cs",), exclude_characters="()\n"),

@@ -11,13 +11,13 @@ from pbem.cli import main
 from pbem.errors import RulesetError
 from pbem.notation.format import format_movetext
 from pbem.notation.parse import parse_movetext
-from pbem.notation.resolve import resolve_rearrangement, resolve_sacrifice
 from pbem.notation.syntax import RearrangementText, SacrificeText
 from pbem.records.reader import read_games
 from pbem.records.rulesets import describe_ruleset, load_ruleset, preset_names
 from pbem.records.validate import validate_source
 from pbem.rules.geometry import Direction
 from pbem.rules.pieces import Side, enforcer, power
+from pbem.rules.realm.resolve import resolve_rearrangement, resolve_sacrifice
 from pbem.rules.realm.ruleset import FEATURED
 from pbem.rules.realm.turns import begin_turn
 from tests.diagram import position_from, sq

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from pbem.notation.parse import parse_game
-from pbem.notation.resolve import Resolved
 from pbem.notation.syntax import TurnText
 from pbem.records.replay import PlayedTurn, Replay, replay_game
 from pbem.render.narrate import (
@@ -19,6 +18,7 @@ from pbem.render.narrate import (
     join_words,
     turn_kind,
 )
+from pbem.rules.game import Resolved
 from pbem.rules.geometry import REALM_OF, Direction, parse_square
 from pbem.rules.pieces import Side, enforcer, power
 from pbem.rules.realm.actions import (

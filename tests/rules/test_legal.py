@@ -24,8 +24,6 @@ from hypothesis import strategies as st
 from pbem.errors import RuleError
 from pbem.notation.format import format_action
 from pbem.notation.parse import parse_movetext
-from pbem.notation.resolve import resolve_move
-from pbem.notation.write import action_text
 from pbem.rules.geometry import CENTER, DIRECTIONS, REALM_OF, REALM_SQUARES, REALMS, SQUARES
 from pbem.rules.pieces import Kind, Side, enforcer
 from pbem.rules.realm.actions import (
@@ -37,6 +35,7 @@ from pbem.rules.realm.actions import (
     Rearrangement,
     Sacrifice,
 )
+from pbem.rules.realm.canonical import action_text
 from pbem.rules.realm.legal import (
     count_actions,
     count_rearrangements,
@@ -48,6 +47,7 @@ from pbem.rules.realm.legal import (
     rearrangements,
 )
 from pbem.rules.realm.position import Phase, Position, initial_position
+from pbem.rules.realm.resolve import resolve_move
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
 from pbem.rules.realm.setup import apply_placement
 from pbem.rules.realm.turns import (

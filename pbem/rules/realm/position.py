@@ -7,18 +7,11 @@ so a game's history is simply a list of positions (the referee stores one per tu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
+from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, REALM_SQUARES, REALMS, SQUARES
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
-
-
-class Phase(Enum):
-    SETUP = "setup"
-    PLAY = "play"
-    OVER = "over"
-
 
 Board = tuple[Piece | None, ...]
 Pair = tuple[int, int]

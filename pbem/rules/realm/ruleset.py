@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from pbem.errors import RulesetError
 
@@ -42,6 +42,8 @@ OPTION_HELP: dict[str, str] = {
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
+    #: the game these rules are for (``pbem.rules.registry``)
+    game: ClassVar[str] = "featured"
     #: the preset this came from, or a description such as "featured+checkpoint"
     name: str = "featured"
     #: Bases each side may create in the game (placing one counts)

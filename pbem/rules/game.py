@@ -1,0 +1,296 @@
+"""The one interface every game on the Realm board implements (python-chess's variant.py
+is the model: the layers above never ask which game they hold).
+
+A game is a subclass of ``Game`` in its own package ``pbem/rules/<game>/``,
+registered by one line in ``pbem/rules/registry.py``. Everything above the rules
+(notation, records, render, referee, commands) reaches a game only through these
+hooks and the registry. Positions and turn states are the game's own immutable
+values; the interface asks only for the few attributes listed under ``GamePosition``.
+
+What each hook must return
+--------------------------
+Class attributes
+    ``name``      the registry key and the front matter's ``game:``: ``"classic"``.
+    ``title``     in prose: ``"Classic Realm"`` (the Featured Game: ``"the Featured Game"``).
+    ``aliases``   other names the registry accepts (``("realm",)``).
+    ``json_name`` the JSON's ``"game"`` value (the name, except the Featured Game's
+                  historical ``"realm"``).
+    ``pieces``    a ``PieceTable``: for each letter B/P/E the game's word for it and
+                  how it is drawn (see ``PieceStyle``); letters the game does not
+                  use are absent.
+    ``facing``    True when pieces point (the Featured Game's Enforcers); else False.
+
+Rulesets (pure: YAML files are read by ``pbem.records.rulesets``)
+    ``default_ruleset()``  the game's ruleset with every option at its default.
+    ``ruleset_from(options, parent=None, name=None)``  a new ruleset: ``parent`` (or
+        the default) with the mapping ``options`` applied; RulesetError naming the
+        option and what is allowed for an unknown option or a bad value. A ruleset
+        value has ``name`` (str), ``options()`` (every option by name, ``name``
+        included) and ``differences()`` (options that differ from the default) and
+        a class attribute ``game`` equal to the game's ``name``.
+    ``option_help``  option -> what it means in the players' words.
+    ``option_range(option)``  the values allowed, in words ("true or false").
+
+Play. Every hook raises ``RuleError(rule_id, plain words)`` for what the rules
+forbid (``rule_id`` stable, dotted: ``"move.forward"``) and ``NotationError`` for a
+written square that is no square. Nothing returns None for failure.
+    ``initial(ruleset) -> position``  the opening position (set-up done, or the
+        placement phase for ``setup: placement``).
+    ``begin_turn(position, actions) -> state``  start the turn of
+        ``position.to_move``; ``actions`` are the written actions of the whole turn
+        (``pbem.rules.written``), so a game can refuse a turn's shape before any
+        action is played: raise ``ActionRuleError(code, words, index=i)`` naming
+        the ``i``-th action. RuleError ``"turn.game-over"`` when the game is over.
+    ``resolve_action(state, text) -> (state, Resolved)``  play one written action
+        (a ``MoveText``, ``PlacementText``, ``PassText``, ...) on the turn state:
+        look-alike squares repaired with ``pbem.rules.repairs.resolve_with_repairs``,
+        forced events left out inferred, each repair or inference a ``Diagnostic``
+        in ``Resolved.warnings`` (code ``"repair.*"`` or ``"infer.*"``). A missing
+        choice is a RuleError whose ``options`` are the candidates in notation.
+        ``Resolved.writer`` is the game's function giving the canonical written
+        form, every event written (``Resolved.canonical()`` calls it).
+    ``state_position(state) -> position``  the position inside a turn so far.
+    ``finish_turn(state) -> position``  close the turn: the other side to move
+        (or ``phase`` OVER with ``result`` and ``end`` set).
+    ``explain_refusal(state, text, error) -> (message, options)``  an error's
+        words and legal alternatives for the action ``text`` that ``error``
+        refused (default: the error's own).
+    ``legal_actions(state) -> list[ActionText]``  every legal next action of the
+        turn under way, each complete (every choice spelled out), canonical text.
+        May be long; games with a huge count (Modern) may cap with ``limit``.
+    ``has_legal_turn(position) -> bool``  may the side to move do anything but pass?
+    ``pass_text(position) -> ActionText | None``  the pass to write when the side
+        to move has no legal turn (the referee writes it by itself); None if it has one.
+    ``can_continue(state) -> bool``  may the turn under way take another action
+        (Featured Dispersals, Classic double moves, Oriental and Modern multi-move
+        turns)? False once the turn is complete or the game ended inside it.
+    ``legal_by_piece(position) -> list[PieceMoves]``  the listing of ``pbem moves``:
+        per mobile piece of the side to move, its square and its legal moves as text
+        (a count and a sample where there are thousands).
+
+The end
+    ``score(position) -> str``  the score in words ("White 9 Realms, Black 7";
+        "White moved 5 pieces off, Black 3").
+    ``end_words(position) -> str``  why the game ended, in words.
+    Positions carry ``result`` ("1-0", "0-1", "1/2-1/2" or None) and ``end`` (a
+    short reason id) once ``phase`` is OVER; ``resign``/``forfeit``/``draw``/
+    ``adjudicate`` return a finished copy (the referee's endings).
+
+Interchange
+    ``position_to_json(position) -> dict``  the documented JSON: ``game``,
+        ``phase``, ``to_move``, ``board`` (square -> piece code, see PieceTable),
+        ``result`` and the game's own extras (``supply``, ``off``...).
+    ``position_from_json(data) -> position``  the inverse (round trip exact).
+
+Numbering
+    Positions number their turns: ``position.turn_number()`` is the record's entry
+    number of the turn to be played now and ``position.turn_label()`` is ``"11w"``;
+    where Black plays first the record opens with ``9...``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, ClassVar, Protocol
+
+from pbem.errors import Diagnostic, RuleError
+from pbem.rules.pieces import Piece, Side
+from pbem.rules.written import ActionText
+
+
+class Phase(Enum):
+    SETUP = "setup"
+    PLAY = "play"
+    OVER = "over"
+
+
+class GamePosition(Protocol):
+    """What the layers above read from any game's position (all immutable)."""
+
+    ruleset: Any
+    #: 144 squares, a1 first (``pbem.rules.geometry``); None where empty
+    board: tuple[Piece | None, ...]
+    phase: Phase
+    to_move: Side
+    #: turns played, placements included
+    ply: int
+    result: str | None
+    end: str | None
+
+    def turn_number(self) -> int: ...
+
+    def turn_label(self) -> str: ...
+
+
+class ActionRuleError(RuleError):
+    """A RuleError about the ``index``-th written action of a turn (see ``begin_turn``)."""
+
+    def __init__(self, code: str, message: str, *, index: int, options: tuple[str, ...] = ()):
+        super().__init__(code, message, options=options)
+        self.index = index
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """One written action, resolved: what it does, what happened, what was repaired.
+
+    ``action`` and ``events`` are the game's own values (a narrator of that game
+    reads them); ``board`` is the board the action was played on.
+    """
+
+    action: Any
+    events: tuple[Any, ...]
+    board: tuple[Piece | None, ...]
+    warnings: tuple[Diagnostic, ...] = ()
+    #: the game's writer of canonical text (kept out of equality)
+    writer: Callable[[Resolved], ActionText] | None = field(
+        default=None, compare=False, repr=False
+    )
+
+    def canonical(self) -> ActionText:
+        """The action as it should have been written: repaired squares, every event."""
+        assert self.writer is not None
+        return self.writer(self)
+
+
+@dataclass(frozen=True, slots=True)
+class PieceStyle:
+    """How one piece letter of one game is named and drawn.
+
+    ``shape``: the SVG shape drawn (``"disc"``, ``"square"``, ``"triangle"``,
+    ``"diamond"``, ``"crown"``, ``"star"``); ``char``: the text board's letter for
+    White (Black's is its lower case).
+    """
+
+    letter: str
+    name: str
+    plural: str
+    shape: str
+    char: str
+
+
+@dataclass(frozen=True, slots=True)
+class PieceTable:
+    """A game's pieces by letter: how each is named, drawn and written."""
+
+    styles: tuple[PieceStyle, ...]
+
+    def style(self, letter: str) -> PieceStyle:
+        for s in self.styles:
+            if s.letter == letter:
+                return s
+        raise KeyError(letter)
+
+    def name(self, piece: Piece) -> str:
+        """``"Duke"``: the game's word for the piece."""
+        return self.style(piece.kind.value).name
+
+    def code(self, piece: Piece) -> str:
+        """The JSON code: ``wE``, ``bP`` (facing games add ``-N`` etc. themselves)."""
+        return piece.side.letter + piece.kind.value
+
+    def char(self, piece: Piece) -> str:
+        c = self.style(piece.kind.value).char
+        return c if piece.side is Side.WHITE else c.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class PieceMoves:
+    """One piece's legal moves for ``pbem moves``: at most ``shown``, then a count."""
+
+    square: int
+    piece: Piece
+    moves: tuple[str, ...]
+    total: int
+
+
+class Game(ABC):
+    """A game on the Realm board. Subclass it, set the class attributes, fill the hooks."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    json_name: ClassVar[str] = ""
+    pieces: ClassVar[PieceTable]
+    facing: ClassVar[bool] = False
+    option_help: ClassVar[Mapping[str, str]] = {}
+
+    # -- rulesets ---------------------------------------------------------------
+    @abstractmethod
+    def default_ruleset(self) -> Any: ...
+
+    @abstractmethod
+    def ruleset_from(
+        self, options: Mapping[str, Any], parent: Any = None, name: str | None = None
+    ) -> Any: ...
+
+    def option_range(self, option: str) -> str:
+        return "true or false"
+
+    # -- play ---------------------------------------------------------------------
+    @abstractmethod
+    def initial(self, ruleset: Any) -> GamePosition: ...
+
+    @abstractmethod
+    def begin_turn(self, position: Any, actions: Sequence[ActionText] = ()) -> Any: ...
+
+    @abstractmethod
+    def resolve_action(self, state: Any, text: ActionText) -> tuple[Any, Resolved]: ...
+
+    @abstractmethod
+    def state_position(self, state: Any) -> Any: ...
+
+    @abstractmethod
+    def finish_turn(self, state: Any) -> Any: ...
+
+    def explain_refusal(
+        self, state: Any, text: ActionText, error: RuleError
+    ) -> tuple[str, tuple[str, ...]]:
+        return error.message, error.options
+
+    @abstractmethod
+    def legal_actions(self, state: Any) -> list[ActionText]: ...
+
+    @abstractmethod
+    def has_legal_turn(self, position: Any) -> bool: ...
+
+    @abstractmethod
+    def pass_text(self, position: Any) -> ActionText | None: ...
+
+    @abstractmethod
+    def can_continue(self, state: Any) -> bool: ...
+
+    @abstractmethod
+    def legal_by_piece(self, position: Any) -> list[PieceMoves]: ...
+
+    # -- the end ------------------------------------------------------------------
+    @abstractmethod
+    def score(self, position: Any) -> str: ...
+
+    @abstractmethod
+    def end_words(self, position: Any) -> str: ...
+
+    # -- interchange --------------------------------------------------------------
+    @abstractmethod
+    def position_to_json(self, position: Any) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def position_from_json(self, data: Mapping[str, Any]) -> Any: ...
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}>"
+
+
+RESULT_WORDS = {
+    "1-0": "White wins",
+    "0-1": "Black wins",
+    "1/2-1/2": "a draw",
+}
+
+
+def result_words(result: str | None) -> str:
+    """``"White wins"``; the same for every game."""
+    return RESULT_WORDS.get(result or "", result if result and result != "*" else "unfinished")

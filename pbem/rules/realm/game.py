@@ -1,0 +1,299 @@
+"""The Featured Game behind the one game interface (``pbem.rules.game``).
+
+A thin adapter: the rules stay in this package's modules; this says how the
+layers above reach them. A turn of the Featured Game is a set-up placement, a
+Rearrangement, a pass, or a Dispersal/Concentration of one or more Moves (a Power
+sacrifice first, where the ruleset has it): ``FeaturedTurn`` holds either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pbem.errors import RuleError
+from pbem.rules.game import (
+    ActionRuleError,
+    Game,
+    Phase,
+    PieceMoves,
+    PieceStyle,
+    PieceTable,
+    Resolved,
+)
+from pbem.rules.geometry import SQUARE_NAMES, parse_square
+from pbem.rules.pieces import PIECE_BY_CODE, Side
+from pbem.rules.realm import endings, legal, turns
+from pbem.rules.realm.canonical import action_text
+from pbem.rules.realm.position import Position, initial_position
+from pbem.rules.realm.resolve import (
+    resolve_move,
+    resolve_pass,
+    resolve_placement,
+    resolve_rearrangement,
+    resolve_sacrifice,
+)
+from pbem.rules.realm.ruleset import FEATURED, OPTION_HELP, Ruleset, option_range
+from pbem.rules.realm.scoring import score
+from pbem.rules.repairs import square_readings
+from pbem.rules.written import (
+    ActionText,
+    MoveText,
+    PassText,
+    PlacementText,
+    RearrangementText,
+    SacrificeText,
+    format_action,
+)
+
+_MOVING = (MoveText, SacrificeText)
+
+#: an error names the legal moves of the refused piece when there are at most this many
+ALTERNATIVES = 12
+
+
+@dataclass(frozen=True, slots=True)
+class FeaturedTurn:
+    """A turn under way: ``moves`` once a Move or Sacrifice was played, ``done`` once a
+    whole-turn action (placement, Rearrangement, pass) was."""
+
+    start: Position
+    moves: turns.TurnState | None = None
+    done: Position | None = None
+
+
+class FeaturedGame(Game):
+    name = "featured"
+    title = "the Featured Game"
+    aliases = ("realm",)
+    json_name = "realm"
+    facing = True
+    option_help = OPTION_HELP
+    pieces = PieceTable(
+        (
+            PieceStyle("B", "Base", "Bases", "square", "B"),
+            PieceStyle("P", "Power", "Powers", "disc", "P"),
+            PieceStyle("E", "Enforcer", "Enforcers", "triangle", "E"),
+        )
+    )
+
+    # -- rulesets -----------------------------------------------------------------
+    def default_ruleset(self) -> Ruleset:
+        return FEATURED
+
+    def ruleset_from(
+        self, options: Mapping[str, Any], parent: Any = None, name: str | None = None
+    ) -> Ruleset:
+        return (parent or FEATURED).with_options(options, name)
+
+    def option_range(self, option: str) -> str:
+        return option_range(option)
+
+    # -- play -----------------------------------------------------------------------
+    def initial(self, ruleset: Any) -> Position:
+        return initial_position(ruleset)
+
+    def begin_turn(self, position: Position, actions: Sequence[ActionText] = ()) -> FeaturedTurn:
+        if len(actions) > 1 and not all(isinstance(a, _MOVING) for a in actions):
+            index = next(i for i, a in enumerate(actions) if i and not isinstance(a, _MOVING))
+            raise ActionRuleError(
+                "turn.single",
+                "a set-up placement, a Rearrangement or a pass is the whole turn: "
+                "nothing else may be joined to it with a comma",
+                index=index,
+            )
+        return FeaturedTurn(position)
+
+    def resolve_action(self, state: FeaturedTurn, text: ActionText) -> tuple[Any, Resolved]:
+        if state.done is not None or (state.moves is not None and not isinstance(text, _MOVING)):
+            raise RuleError(
+                "turn.single",
+                "a set-up placement, a Rearrangement or a pass is the whole turn: "
+                "nothing else may be joined to it with a comma",
+            )
+        if isinstance(text, _MOVING):
+            moves = state.moves or turns.begin_turn(state.start)
+            if moves.over:
+                raise RuleError(
+                    "turn.game-over",
+                    f"the game ended the moment {moves.start.to_move.title} created its last "
+                    "Base: nothing more is played, not even the rest of the turn",
+                )
+            if isinstance(text, SacrificeText):
+                moves, r = resolve_sacrifice(moves, text)
+            else:
+                moves, r = resolve_move(moves, text)
+            return replace(state, moves=moves), r
+        if isinstance(text, PlacementText):
+            after, r = resolve_placement(state.start, text)
+        elif isinstance(text, RearrangementText):
+            after, r = resolve_rearrangement(state.start, text)
+        else:
+            assert isinstance(text, PassText)
+            after, r = resolve_pass(state.start, text)
+        return replace(state, done=after), r
+
+    def state_position(self, state: FeaturedTurn) -> Position:
+        if state.done is not None:
+            return state.done
+        return state.moves.position if state.moves is not None else state.start
+
+    def finish_turn(self, state: FeaturedTurn) -> Position:
+        if state.done is not None:
+            return state.done
+        return turns.finish_turn(state.moves or turns.begin_turn(state.start))
+
+    def can_continue(self, state: FeaturedTurn) -> bool:
+        return state.done is None and not (state.moves is not None and state.moves.over)
+
+    def explain_refusal(
+        self, state: FeaturedTurn, text: ActionText, error: RuleError
+    ) -> tuple[str, tuple[str, ...]]:
+        """Where the rules refused a move of the mover's own movable piece and name no
+        choices themselves, the options are that piece's legal moves (when there are
+        few), or the message says it has none."""
+        moves = state.moves
+        if (
+            not isinstance(text, MoveText)
+            or moves is None
+            or error.options
+            or error.code in ("turn.moved-once", "turn.game-over")
+        ):
+            return error.message, error.options
+        name = square_readings(text.frm)[0][0]
+        if name not in SQUARE_NAMES:
+            return error.message, ()
+        frm = parse_square(name)
+        position = moves.position
+        piece = position.board[frm]
+        if piece is None or piece.side is not position.to_move or not piece.mobile:
+            return error.message, ()
+        found = legal.legal_moves_for(moves, frm)
+        if not found:
+            return f"{error.message}; the {piece.kind.title} on {name} has no legal move now", ()
+        if len(found) > ALTERNATIVES:
+            return error.message, ()
+        board = position.board
+        return error.message, tuple(
+            format_action(action_text(m, turns.apply_move(moves, m)[1], board)) for m in found
+        )
+
+    def legal_actions(self, state: FeaturedTurn) -> list[ActionText]:
+        if state.done is not None:
+            return []
+        if state.moves is None:
+            position = state.start
+            board = position.board
+            out: list[ActionText] = []
+            for a in legal.legal_actions(position):
+                if isinstance(a, turns.Move):
+                    events = turns.apply_move(turns.begin_turn(position), a)[1]
+                    out.append(action_text(a, events, board))
+                else:
+                    out.append(action_text(a, (), board))
+            return out
+        moves = state.moves
+        if moves.over:
+            return []
+        board = moves.position.board
+        return [
+            action_text(m, turns.apply_move(moves, m)[1], board) for m in legal.legal_moves(moves)
+        ]
+
+    def has_legal_turn(self, position: Position) -> bool:
+        if position.phase is Phase.SETUP:
+            return True
+        return position.phase is Phase.PLAY and turns.has_legal_turn(position, position.to_move)
+
+    def pass_text(self, position: Position) -> ActionText | None:
+        if position.phase is not Phase.PLAY or turns.has_legal_turn(position, position.to_move):
+            return None
+        return PassText()
+
+    def legal_by_piece(self, position: Position) -> list[PieceMoves]:
+        if position.phase is not Phase.PLAY:
+            return []
+        state = turns.begin_turn(position)
+        board = position.board
+        found: dict[int, list[str]] = {}
+        for m in legal.legal_moves(state):
+            text = format_action(action_text(m, turns.apply_move(state, m)[1], board))
+            found.setdefault(m.frm, []).append(text)
+        return [
+            PieceMoves(sq, board[sq], tuple(texts), len(texts))  # type: ignore[arg-type]
+            for sq, texts in found.items()
+        ]
+
+    # -- the end ----------------------------------------------------------------------
+    def score(self, position: Position) -> str:
+        return score(position).describe()
+
+    def end_words(self, position: Position) -> str:
+        if position.end == "bases":
+            return "a side created all its Bases"
+        if position.end == "no-legal-turn":
+            return "neither side has a legal turn"
+        return position.end or "unfinished"
+
+    def resign(self, position: Position, side: Side) -> Position:
+        return endings.resign(position, side)
+
+    def forfeit(self, position: Position, side: Side) -> Position:
+        return endings.forfeit(position, side)
+
+    def adjudicate(self, position: Position, result: str) -> Position:
+        return endings.adjudicate(position, result)
+
+    # -- interchange --------------------------------------------------------------------
+    def position_to_json(self, pos: Position) -> dict[str, Any]:
+        """notation.md's position; ``sacrificed`` only where Powers were sacrificed (a
+        variation), so the Featured Game's JSON is exactly the documented one."""
+        data: dict[str, Any] = {
+            "game": self.json_name,
+            "phase": pos.phase.value,
+            "to_move": None if pos.phase is Phase.OVER else pos.to_move.key,
+            "board": {SQUARE_NAMES[s]: p.code for s, p in enumerate(pos.board) if p is not None},
+            "supply": {
+                s.key: {
+                    "B": pos.bases_in_supply(s),
+                    "P": pos.powers_in_supply(s),
+                    "E": pos.enforcers_in_supply(s),
+                }
+                for s in Side
+            },
+            "captured": {s.key: pos.captured[s] for s in Side},
+            "realms": {s.key: pos.realms_controlled(s) for s in Side},
+            "result": pos.result,
+        }
+        if any(pos.sacrificed):
+            data["sacrificed"] = {s.key: pos.sacrificed[s] for s in Side}
+        return data
+
+    def position_from_json(self, data: Mapping[str, Any]) -> Position:
+        """The board, the side to move, the phase and the counts back from the JSON (the
+        ruleset is the Featured Game's; streaks of Rearrangements are not in the JSON)."""
+        board = [None] * len(SQUARE_NAMES)
+        for name, code in data["board"].items():
+            board[parse_square(name)] = PIECE_BY_CODE[code]
+        supply = data["supply"]
+        ruleset = FEATURED
+
+        def pair(f: Any) -> tuple[int, int]:
+            return (f(Side.WHITE), f(Side.BLACK))
+
+        phase = Phase(data["phase"])
+        to_move = Side.BLACK if data.get("to_move") == "black" else Side.WHITE
+        sacrificed = data.get("sacrificed", {"white": 0, "black": 0})
+        return Position(
+            ruleset,
+            tuple(board),
+            phase,
+            to_move,
+            bases_created=pair(lambda s: ruleset.bases - supply[s.key]["B"]),
+            powers_placed=pair(lambda s: ruleset.powers - supply[s.key]["P"]),
+            enforcers_created=pair(lambda s: ruleset.enforcers - supply[s.key]["E"]),
+            captured=pair(lambda s: data["captured"][s.key]),
+            sacrificed=pair(lambda s: sacrificed[s.key]),
+            result=data.get("result"),
+        )

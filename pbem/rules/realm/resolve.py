@@ -1,0 +1,276 @@
+"""Resolve written actions of the Featured Game against the position, as python-chess
+resolves SAN.
+
+Two jobs need the position and so live here, not in the grammar:
+
+* **Look-alike letters** (``pbem.rules.repairs``): a repair stands only when exactly
+  one reading is legal, and it is reported as a warning.
+* **Annotations.** The events written after a move are checked against the
+  events the rules produce: a forced event left out is inferred (warning), a
+  missing choice is an error, and an event that differs or did not happen is an
+  error that says what the rules expected.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.errors import Diagnostic, NotationError, RuleError
+from pbem.rules.game import Resolved
+from pbem.rules.geometry import IS_CENTER, REALM_OF, Direction
+from pbem.rules.geometry import square_name as name_of
+from pbem.rules.pieces import Kind, Piece, enforcer, power
+from pbem.rules.realm.actions import (
+    BaseCaptured,
+    BaseCreated,
+    EnforcerCreated,
+    EnforcerImmobilised,
+    Event,
+    GameEnded,
+    Move,
+    Pass,
+    Placement,
+    Rearrangement,
+    Sacrifice,
+)
+from pbem.rules.realm.canonical import canonical_of
+from pbem.rules.realm.position import Position
+from pbem.rules.realm.setup import apply_placement
+from pbem.rules.realm.turns import (
+    TurnState,
+    apply_move,
+    apply_pass,
+    apply_rearrangement,
+    apply_sacrifice,
+)
+from pbem.rules.repairs import resolve_with_repairs
+from pbem.rules.repairs import square_at as _sq
+from pbem.rules.written import (
+    EventText,
+    ItemText,
+    MoveText,
+    PassText,
+    PlacementText,
+    RearrangementText,
+    SacrificeText,
+)
+
+_FACING = {"N": Direction.N, "E": Direction.E, "S": Direction.S, "W": Direction.W}
+
+
+# -- placements, rearrangements, passes ----------------------------------------------
+def resolve_placement(position: Position, text: PlacementText) -> tuple[Position, Resolved]:
+    if text.piece == "E":
+        raise RuleError(
+            "setup.enforcer",
+            f"{text.piece}{text.square.text} places an Enforcer, but set-up places Bases and "
+            "then Powers: Enforcers are created in play",
+        )
+    kind = Kind.BASE if text.piece == "B" else Kind.POWER
+
+    def attempt(names: list[str]) -> tuple[Position, Resolved]:
+        action = Placement(kind, _sq(names[0]))
+        after, events = apply_placement(position, action)
+        return after, Resolved(action, tuple(events), position.board, writer=canonical_of)
+
+    return resolve_with_repairs(text, attempt)
+
+
+def resolve_rearrangement(position: Position, text: RearrangementText) -> tuple[Position, Resolved]:
+    side = position.to_move
+
+    def attempt(names: list[str]) -> tuple[Position, Resolved]:
+        center = _sq(names[0])
+        if not IS_CENTER[center]:
+            raise RuleError(
+                "rearrange.realm-name",
+                f"a Rearrangement names its Realm by the Center: {names[0]} is not a Center",
+            )
+        owners = [side] * len(text.items) + [side.other] * len(text.opponent)
+        placements = tuple(
+            (_sq(name), _item_piece(item, owner))
+            for name, item, owner in zip(
+                names[1:], (*text.items, *text.opponent), owners, strict=True
+            )
+        )
+        action = Rearrangement(REALM_OF[center], placements)
+        after, events = apply_rearrangement(position, action)
+        return after, Resolved(action, tuple(events), position.board, writer=canonical_of)
+
+    return resolve_with_repairs(text, attempt)
+
+
+def _item_piece(item: ItemText, side: Any) -> Piece:
+    if item.piece == "P":
+        return power(side)
+    return enforcer(side, None if item.facing == "U" else _FACING[item.facing or "N"])
+
+
+def resolve_pass(position: Position, text: PassText) -> tuple[Position, Resolved]:
+    after, events = apply_pass(position)
+    return after, Resolved(Pass(), tuple(events), position.board, writer=canonical_of)
+
+
+def resolve_sacrifice(state: TurnState, text: SacrificeText) -> tuple[TurnState, Resolved]:
+    def attempt(names: list[str]) -> tuple[TurnState, Resolved]:
+        if text.facing == "U":
+            raise RuleError(
+                "sacrifice.facing",
+                "a remobilised Enforcer points North, East, South or West (U is for an "
+                "immobilised one)",
+            )
+        action = Sacrifice(_sq(names[0]), _sq(names[1]), _FACING[text.facing])
+        after, events = apply_sacrifice(state, action)
+        return after, Resolved(action, tuple(events), state.position.board, writer=canonical_of)
+
+    return resolve_with_repairs(text, attempt)
+
+
+# -- moves and their annotations ---------------------------------------------------------
+def resolve_move(state: TurnState, text: MoveText) -> tuple[TurnState, Resolved]:
+    if text.off or len(text.squares) != 2:
+        where = "off the board" if text.off else "through more than one square"
+        raise RuleError(
+            "move.squares",
+            f"a move of the Featured Game goes in one straight line, never {where}: it "
+            "names the square it starts on and the square it stops on, like Pc10g10",
+        )
+    kinds = [_event_kind(e) for e in text.events or ()]
+    return resolve_with_repairs(text, lambda names: _attempt_move(state, text, names, kinds))
+
+
+#: an event as written -> the Featured Game's kind of special event
+_KINDS = {
+    ("", "B"): "base",
+    ("", "E"): "enforcer",
+    ("x", "B"): "capture",
+    ("x", "E"): "immobilised",
+}
+
+
+def _event_kind(e: EventText) -> str:
+    kind = _KINDS.get((e.prefix, e.piece))
+    if kind == "enforcer" and e.facing is None:
+        raise NotationError(
+            f"(E{e.square.text}) needs the created Enforcer's facing, like (Eg12S)",
+            span=e.span,
+            code="notation.event",
+        )
+    if kind is None:
+        what = "a Power is never created" if e.piece == "P" and not e.prefix else (
+            "nothing is rescued or replaced in the Featured Game" if e.prefix == "+"
+            else "only Bases are captured and only Enforcers immobilised"
+        )
+        raise NotationError(
+            f"({e.prefix}{e.piece}{e.square.text}) is not a special event: {what}; a created "
+            "Base is written like (Bh11), a created Enforcer like (Eg12S)",
+            span=e.span,
+            code="notation.event",
+        )
+    return kind
+
+
+EventKey = tuple[str, int, "str | None"]
+
+
+def _attempt_move(
+    state: TurnState, t: MoveText, names: list[str], kinds: list[str]
+) -> tuple[TurnState, Resolved]:
+    frm, to = _sq(names[0]), _sq(names[1])
+    written: list[EventKey] = (
+        [(k, _sq(n), e.facing) for k, e, n in zip(kinds, t.events, names[2:], strict=True)]
+        if t.events
+        else []
+    )
+    create_at = create_facing = immobilise = None
+    for kind, sq, facing in written:
+        if kind == "enforcer" and create_at is None:
+            if facing == "U":
+                raise RuleError(
+                    "event.created-facing",
+                    "a created Enforcer points North, East, South or West (U is for an "
+                    "immobilised one)",
+                )
+            create_at, create_facing = sq, _FACING[facing or "N"]
+        elif kind == "immobilised" and immobilise is None and sq != to:
+            immobilise = sq
+    board = state.position.board
+    piece = board[frm]
+    # a choice written for the wrong kind of piece is judged by what the rules make happen
+    if piece is not None and piece.kind is Kind.ENFORCER:
+        create_at = create_facing = None
+    elif piece is not None and piece.kind is Kind.POWER:
+        immobilise = None
+    move = Move(frm, to, create_at, create_facing, immobilise)
+    try:
+        new_state, events = apply_move(state, move)
+    except RuleError as exc:
+        if exc.code.startswith("event.") and written:
+            raise RuleError(
+                exc.code,
+                f"the record says ({_keys_text(written)}), but {exc.message}",
+                options=exc.options,
+            ) from None
+        raise
+    produced = [_event_key(ev) for ev in events if not isinstance(ev, GameEnded)] if events else []
+    if written == produced:
+        return new_state, Resolved(move, tuple(events), board, writer=canonical_of)
+    label = f"{t.piece}{names[0]}{names[1]}"
+    warnings = _compare_events(t, label, written, produced)
+    return new_state, Resolved(move, tuple(events), board, tuple(warnings), writer=canonical_of)
+
+
+def _compare_events(
+    t: MoveText, label: str, written: list[EventKey], produced: list[EventKey]
+) -> list[Diagnostic]:
+    expected = _keys_text(produced)
+    for key in written:
+        if key not in produced:
+            what = f"the rules give ({expected})" if expected else "no special event happens"
+            raise RuleError(
+                "event.mismatch",
+                f"the record says ({_key_text(key)}), but {what} after {label}",
+            )
+        if written.count(key) > 1:
+            raise RuleError("event.repeated", f"({_key_text(key)}) is written twice")
+    missing = [k for k in produced if k not in written]
+    if missing:
+        return [
+            Diagnostic(
+                "infer.event",
+                f"the record leaves out ({_keys_text(missing)}), which the rules make happen "
+                f"after {label}; inferred",
+                t.span,
+            )
+        ]
+    return [
+        Diagnostic(
+            "repair.event-order",
+            f"the events after {label} happen in the order ({expected})",
+            t.span,
+        )
+    ]
+
+
+def _keys_text(keys: list[EventKey]) -> str:
+    return ",".join(_key_text(k) for k in keys)
+
+
+def _event_key(ev: Event) -> EventKey:
+    if isinstance(ev, BaseCreated):
+        return ("base", ev.square, None)
+    if isinstance(ev, EnforcerCreated):
+        return ("enforcer", ev.square, "NESW"[ev.facing])
+    if isinstance(ev, BaseCaptured):
+        return ("capture", ev.square, None)
+    assert isinstance(ev, EnforcerImmobilised)
+    return ("immobilised", ev.square, None)
+
+
+_PREFIX = {"base": "B", "enforcer": "E", "capture": "xB", "immobilised": "xE"}
+
+
+def _key_text(key: EventKey) -> str:
+    kind, sq, facing = key
+    return f"{_PREFIX[kind]}{name_of(sq)}{facing or ''}"
+

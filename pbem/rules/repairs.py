@@ -1,0 +1,154 @@
+"""Look-alike letters in written squares, repaired against the position.
+
+A square's file letter may be upper case (``PL1L6``) or a look-alike (``i``/``l``/
+``I``/``L``/``1``). Every reading is tried; a repair stands only when exactly one
+reading is legal, and it is reported as a warning. This is the same for every game
+on the board, so each game's resolver hands its own attempt to ``resolve_with_repairs``.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
+
+from pbem.errors import Diagnostic, NotationError, RuleError
+from pbem.rules.geometry import is_square_name, parse_square
+from pbem.rules.written import (
+    ActionText,
+    MoveText,
+    PlacementText,
+    RearrangementText,
+    SacrificeText,
+    SquareText,
+    format_action,
+    squares_of,
+)
+
+_OTHER = {"i": "l", "l": "i"}
+
+
+def square_readings(sq: SquareText) -> list[tuple[str, bool]]:
+    """Possible names of a written square, the likeliest first; bool = repaired.
+
+    Files: ``i``/``l`` may stand for each other, ``I``/``L``/``1`` for either, other
+    capitals for their small letter. Ranks: ``l`` and ``I`` stand for ``1``.
+    """
+    text = sq.text
+    c, rank = text[0], text[1:]
+    fixed_rank = rank.replace("l", "1").replace("I", "1")
+    repaired_rank = fixed_rank != rank
+    if c in _OTHER:
+        files = [(c, repaired_rank), (_OTHER[c], True)]
+    elif c == "1" or c.lower() in _OTHER:
+        first = "l" if c in "1L" else "i"
+        files = [(first, True), (_OTHER[first], True)]
+    elif c != c.lower():
+        files = [(c.lower(), True)]
+    else:
+        files = [(c, repaired_rank)]
+    readings = [(f + rank, r) for f, r in files if is_square_name(f + (rank := fixed_rank))]
+    return readings or [(text, False)]  # no square at all: square_at says so
+
+
+def square_at(name: str) -> int:
+    """The square named ``name``; a NotationError in the players' words if none."""
+    try:
+        return parse_square(name)
+    except KeyError:
+        raise NotationError(
+            f"{name!r} is not a square: files run from a to l and ranks from 1 to 12",
+            code="notation.square",
+        ) from None
+
+
+def respell(text: ActionText, names: Iterator[str]) -> Any:
+    """``text`` with its squares, in ``squares_of`` order, spelled as ``names``."""
+
+    def sq(s: SquareText) -> SquareText:
+        return replace(s, text=next(names))
+
+    if isinstance(text, PlacementText):
+        return replace(text, square=sq(text.square))
+    if isinstance(text, MoveText):
+        squares = tuple(sq(s) for s in text.squares)
+        events = None
+        if text.events is not None:
+            events = tuple(replace(e, square=sq(e.square)) for e in text.events)
+        return replace(text, squares=squares, events=events)
+    if isinstance(text, RearrangementText):
+        realm = sq(text.realm)
+        items = tuple(replace(i, square=sq(i.square)) for i in text.items)
+        theirs = tuple(replace(i, square=sq(i.square)) for i in text.opponent)
+        return replace(text, realm=realm, items=items, opponent=theirs)
+    if isinstance(text, SacrificeText):
+        return replace(text, power=sq(text.power), enforcer=sq(text.enforcer))
+    return text
+
+
+#: gets the squares' names in ``squares_of`` order; returns (new state, Resolved)
+Attempt = Callable[[list[str]], tuple[Any, Any]]
+
+
+@functools.lru_cache(maxsize=512)
+def _readings(text: str) -> tuple[tuple[str, bool], ...]:
+    return tuple(square_readings(SquareText(text)))
+
+
+def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
+    """Try the written reading, then look-alike readings; exactly one legal reading stands.
+
+    ``attempt`` returns ``(state, resolved)`` where ``resolved`` has a ``warnings``
+    tuple (a dataclass): a repair adds its warning in front.
+    """
+    options = [_readings(s.text) for s in squares_of(text)]
+    first = [o[0][0] for o in options]
+    exact = not any(o[0][1] for o in options)
+    first_error: RuleError | NotationError | None = None
+    winners: list[tuple[list[str], tuple[Any, Any]]] = []
+    try:
+        outcome = attempt(first)
+        if exact:
+            return outcome
+        winners.append((first, outcome))
+    except (RuleError, NotationError) as exc:
+        first_error = exc
+    if winners and all(len(o) == 1 for o in options):
+        return _with_repair_warning(text, *winners[0])
+    for combo in itertools.product(*options):
+        names = [n for n, _ in combo]
+        if names == first:
+            continue
+        try:
+            winners.append((names, attempt(names)))
+        except (RuleError, NotationError):
+            continue
+    if len(winners) == 1:
+        return _with_repair_warning(text, *winners[0])
+    if len(winners) > 1:
+        readings = " or ".join(repr(format_action(respell(text, iter(n)))) for n, _ in winners)
+        raise NotationError(
+            f"{format_action(text)!r} can be read as {readings}, and more than one of these "
+            "is legal: write the squares plainly",
+            span=text.span,
+            code="notation.ambiguous",
+        )
+    assert first_error is not None
+    raise first_error
+
+
+def _with_repair_warning(
+    text: ActionText, names: list[str], outcome: tuple[Any, Any]
+) -> tuple[Any, Any]:
+    state, resolved = outcome
+    squares = squares_of(text)
+    if all(s.text == n for s, n in zip(squares, names, strict=True)):
+        return outcome
+    wrong = next(s for s, n in zip(squares, names, strict=True) if s.text != n)
+    repaired = format_action(respell(text, iter(names)))
+    warning = Diagnostic(
+        "repair.square", f"read {format_action(text)!r} as {repaired!r}", wrong.span
+    )
+    return state, replace(resolved, warnings=(warning, *resolved.warnings))
