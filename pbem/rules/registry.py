@@ -8,7 +8,9 @@ import functools
 from typing import Any
 
 from pbem.errors import RulesetError
+from pbem.rules.classic.game import ClassicGame
 from pbem.rules.game import Game
+from pbem.rules.medieval.game import MedievalGame
 from pbem.rules.realm.game import FeaturedGame
 
 #: every game, the Featured Game first; one line per game
@@ -16,6 +18,8 @@ _GAMES: dict[str, Game] = {
     g.name: g
     for g in (
         FeaturedGame(),
+        ClassicGame(),
+        MedievalGame(),
     )
 }
 

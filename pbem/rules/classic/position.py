@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
 
 from pbem.rules.classic.pieces import Piece
 from pbem.rules.classic.ruleset import CLASSIC_RULES, Ruleset
+from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, IS_CENTER, REALM_SQUARES, REALMS, SQUARES
 from pbem.rules.pieces import Kind, Side
-
-
-class Phase(Enum):
-    SETUP = "setup"
-    PLAY = "play"
-    OVER = "over"
-
 
 Board = tuple[Piece | None, ...]
 Pair = tuple[int, int]

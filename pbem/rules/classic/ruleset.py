@@ -55,11 +55,17 @@ class Ruleset:
         return self.variant.first_after_placement() if self.placement else Side.WHITE
 
     def options(self) -> dict[str, Any]:
-        """Every option this game has, by name, as a ruleset file writes it."""
-        out: dict[str, Any] = {"setup": self.setup_option()}
+        """Every option this game has, by name (``name`` included), as a ruleset file
+        writes it: ``ruleset.with_options(ruleset.options()) == ruleset``."""
+        out: dict[str, Any] = {"name": self.name, "setup": self.setup_option()}
         if "double_moves" in self.variant.options:
             out["double_moves"] = self.double_moves
         return out
+
+    def differences(self, other: Ruleset | None = None) -> dict[str, Any]:
+        """The options that differ from ``other`` (the game's standard rules by default)."""
+        base = (other or Ruleset(self.variant)).options()
+        return {k: v for k, v in self.options().items() if k != "name" and base.get(k) != v}
 
     def setup_option(self) -> str | dict[str, str]:
         if self.placement:
@@ -71,11 +77,20 @@ class Ruleset:
     def with_options(self, options: Mapping[str, Any], name: str | None = None) -> Ruleset:
         """A copy with ``options`` changed; every mistake is a RulesetError naming it."""
         allowed = self.variant.options
+        if "name" in options:
+            if name is None:
+                name = options["name"]
+            options = {k: v for k, v in options.items() if k != "name"}
+        if name is not None and (not isinstance(name, str) or not name.strip()):
+            raise RulesetError(
+                f"ruleset option 'name' is {name!r}; it must be a non-empty text",
+                code="ruleset.value",
+            )
         for key in options:
             if key not in allowed:
                 raise RulesetError(
                     f"unknown ruleset option {key!r} for {self.variant.title}; its options "
-                    f"are: {', '.join(allowed)}",
+                    f"are: name, {', '.join(allowed)}",
                     code="ruleset.unknown-option",
                 )
         placement, opening, double = self.placement, self.opening, self.double_moves

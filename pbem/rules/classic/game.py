@@ -1,0 +1,419 @@
+"""Classic Realm behind the one game interface (``pbem.rules.game``).
+
+A thin adapter over this package's engine: written actions are resolved against the
+position (look-alike squares repaired, forced events inferred, both with a warning),
+moves are written back with every event, and positions go to and from JSON. Medieval
+Realm subclasses it (``pbem.rules.medieval.game``): same adapter, another Variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from pbem.errors import Diagnostic, RuleError
+from pbem.rules.classic import legal, turns
+from pbem.rules.classic.actions import Move, Pass, Placement
+from pbem.rules.classic.movement import has_move
+from pbem.rules.classic.pieces import PIECE_BY_CODE
+from pbem.rules.classic.position import Board, Position, initial_position
+from pbem.rules.classic.ruleset import CLASSIC_RULES, OPTION_HELP, Ruleset
+from pbem.rules.game import (
+    ActionRuleError,
+    Game,
+    Phase,
+    PieceMoves,
+    PieceStyle,
+    PieceTable,
+    Resolved,
+)
+from pbem.rules.geometry import CENTER, SQUARE_NAMES, parse_square, square_name
+from pbem.rules.pieces import Kind, Side
+from pbem.rules.repairs import resolve_with_repairs, square_at, square_readings
+from pbem.rules.written import (
+    SQUARE_TEXTS,
+    ActionText,
+    EventText,
+    MoveText,
+    PassText,
+    PlacementText,
+    format_action,
+)
+
+#: a refusal names the refused piece's legal moves when there are at most this many
+ALTERNATIVES = 12
+_KIND_OF = {"E": Kind.ENFORCER, "P": Kind.POWER, "B": Kind.BASE}
+_RESULTS = ("1-0", "0-1", "1/2-1/2")
+
+
+@dataclass(frozen=True, slots=True)
+class CenterTurn:
+    """A turn under way: ``moves`` once a move was played, ``done`` once a placement or
+    a pass (each a whole turn) was."""
+
+    start: Position
+    moves: turns.TurnState | None = None
+    done: Position | None = None
+
+
+# -- writing actions back ----------------------------------------------------------------
+def move_text(move: Move, board: Board) -> MoveText:
+    """A complete Move as written, every event in the order it happens."""
+    p = board[move.frm]
+    assert p is not None
+    events: list[EventText] = []
+    if move.refill is not None:
+        q = board[move.refill]
+        assert q is not None
+        events.append(EventText("+", q.kind.value, SQUARE_TEXTS[move.refill]))
+    if move.dislodge is not None:
+        q = board[move.to]
+        assert q is not None
+        events.append(EventText("x", q.kind.value, SQUARE_TEXTS[move.dislodge]))
+    return MoveText(
+        p.kind.value,
+        tuple(SQUARE_TEXTS[s] for s in move.path),
+        tuple(events) or None,
+        off=move.off,
+    )
+
+
+def action_text(action: Move | Placement | Pass, board: Board) -> ActionText:
+    if isinstance(action, Move):
+        return move_text(action, board)
+    if isinstance(action, Placement):
+        return PlacementText(action.kind.value, SQUARE_TEXTS[action.square])
+    return PassText()
+
+
+def canonical_of(resolved: Resolved) -> ActionText:
+    return action_text(resolved.action, resolved.board)
+
+
+# -- reading moves ---------------------------------------------------------------------------
+def _check_letter(position: Position, letter: str, sq: int, what: str) -> None:
+    """The written piece letter must be the piece's on ``sq`` (when there is one)."""
+    p = position.board[sq]
+    if p is None or p.kind.value == letter:
+        return
+    variant = position.variant
+    kind = _KIND_OF.get(letter)
+    wrote = variant.names[kind][0] if kind in variant.names else f"piece {letter}"
+    raise RuleError(
+        "move.letter",
+        f"{what} on {square_name(sq)} is {variant.piece_words(p)}, written "
+        f"{p.kind.value}, not a {wrote} ({letter})",
+    )
+
+
+def _attempt_move(
+    state: turns.TurnState, text: MoveText, names: list[str]
+) -> tuple[turns.TurnState, Resolved]:
+    position = state.position
+    variant = position.variant
+    n = len(text.squares)
+    path = tuple(square_at(name) for name in names[:n])
+    _check_letter(position, text.piece, path[0], "the piece")
+    refill = dislodge = None
+    events = text.events or ()
+    order: list[str] = []
+    for e, name in zip(events, names[n:], strict=True):
+        sq = square_at(name)
+        if e.prefix == "+" and refill is None and e.facing is None:
+            refill = sq
+            order.append("+")
+            _check_letter(position, e.piece, sq, "the piece rescued" if not
+                          variant.refill_from_opponent else "the piece that replaces it")
+        elif e.prefix == "x" and dislodge is None and e.facing is None:
+            dislodge = sq
+            order.append("x")
+            _check_letter(position, e.piece, path[-1], "the piece dislodged")
+        else:
+            raise RuleError(
+                "event.unknown",
+                f"({e.prefix}{e.piece}{e.square.text}{e.facing or ''}) is not an event of "
+                f"{variant.title}: a move writes (+E…) for the piece that "
+                f"{'replaces' if variant.refill_from_opponent else 'is rescued onto'} the "
+                "Center it left and (xE…) for the enemy piece it dislodges, once each",
+            )
+    written = Move(path, text.off, refill, dislodge)
+    after, happened, done = turns.apply_move(state, written)
+    warnings: list[Diagnostic] = []
+    board = position.board
+    label = format_action(move_text(Move(path, text.off), board))
+    inferred = []
+    if done.refill is not None and refill is None:
+        inferred.append(move_text(Move(path, text.off, done.refill), board).events[0])  # type: ignore[index]
+    if done.dislodge is not None and dislodge is None:
+        q = board[done.to]
+        assert q is not None
+        inferred.append(EventText("x", q.kind.value, SQUARE_TEXTS[done.dislodge]))
+    if inferred:
+        words = ",".join(f"{e.prefix}{e.piece}{e.square.text}" for e in inferred)
+        warnings.append(Diagnostic(
+            "infer.event",
+            f"the record leaves out ({words}), which the rules force after {label} "
+            "(there is no other choice); inferred",
+            text.span,
+        ))
+    elif order == ["x", "+"]:
+        warnings.append(Diagnostic(
+            "repair.event-order",
+            f"the events after {label} happen in the order "
+            f"{format_action(move_text(done, board))[len(label):]}",
+            text.span,
+        ))
+    resolved = Resolved(done, tuple(happened), board, tuple(warnings), writer=canonical_of)
+    return after, resolved
+
+
+class ClassicGame(Game):
+    name: ClassVar[str] = "classic"
+    title: ClassVar[str] = "Classic Realm"
+    json_name: ClassVar[str] = "classic"
+    facing: ClassVar[bool] = False
+    option_help: ClassVar[Mapping[str, str]] = {
+        k: v for k, v in OPTION_HELP.items() if k in CLASSIC_RULES.variant.options
+    }
+    pieces: ClassVar[PieceTable] = PieceTable(
+        (PieceStyle("E", "Enforcer", "Enforcers", "disc", "E"),)
+    )
+    #: the game's rules with every option at its default
+    rules: ClassVar[Ruleset] = CLASSIC_RULES
+
+    # -- rulesets ---------------------------------------------------------------------
+    def default_ruleset(self) -> Ruleset:
+        return self.rules
+
+    def ruleset_from(
+        self, options: Mapping[str, Any], parent: Any = None, name: str | None = None
+    ) -> Ruleset:
+        return (parent or self.rules).with_options(options, name)
+
+    def option_range(self, option: str) -> str:
+        if option == "setup":
+            return "standard, placement, or a map from square to piece"
+        return "true or false"
+
+    # -- play ----------------------------------------------------------------------------
+    def initial(self, ruleset: Any) -> Position:
+        return initial_position(ruleset)
+
+    def begin_turn(self, position: Position, actions: Sequence[ActionText] = ()) -> CenterTurn:
+        if position.phase is Phase.OVER:
+            turns.check_playing(position)
+        if len(actions) > 1:
+            for i, a in enumerate(actions):
+                if not isinstance(a, MoveText):
+                    raise ActionRuleError(
+                        "turn.single",
+                        "a placement or a pass is the whole turn: nothing else may be "
+                        "joined to it with a comma",
+                        index=i,
+                    )
+        return CenterTurn(position)
+
+    def resolve_action(self, state: CenterTurn, text: ActionText) -> tuple[CenterTurn, Resolved]:
+        position = state.start
+        if state.done is not None or (state.moves is not None and not isinstance(text, MoveText)):
+            raise RuleError(
+                "turn.single",
+                "a placement or a pass is the whole turn: nothing else may be joined to it "
+                "with a comma",
+            )
+        if isinstance(text, MoveText):
+            moves = state.moves or turns.begin_turn(position)
+            after, resolved = resolve_with_repairs(
+                text, lambda names: _attempt_move(moves, text, names)
+            )
+            return replace(state, moves=after), resolved
+        if isinstance(text, PlacementText):
+            kind = _KIND_OF.get(text.piece, Kind.BASE)
+
+            def attempt(names: list[str]) -> tuple[Position, Resolved]:
+                action = Placement(kind, square_at(names[0]))
+                after, events = turns.apply_placement(position, action)
+                return after, Resolved(action, tuple(events), position.board,
+                                       writer=canonical_of)
+
+            done, resolved = resolve_with_repairs(text, attempt)
+            return replace(state, done=done), resolved
+        if isinstance(text, PassText):
+            after, events = turns.apply_pass(position)
+            return replace(state, done=after), Resolved(
+                Pass(), tuple(events), position.board, writer=canonical_of
+            )
+        raise RuleError(
+            "turn.kind",
+            f"{format_action(text)} is not a turn of {self.title}: a turn is a move (two "
+            "with a double move), a placement during set-up, or a pass",
+        )
+
+    def state_position(self, state: CenterTurn) -> Position:
+        if state.done is not None:
+            return state.done
+        return state.moves.position if state.moves is not None else state.start
+
+    def finish_turn(self, state: CenterTurn) -> Position:
+        if state.done is not None:
+            return state.done
+        return turns.finish_turn(state.moves or turns.begin_turn(state.start))[0]
+
+    def can_continue(self, state: CenterTurn) -> bool:
+        if state.done is not None:
+            return False
+        if state.moves is None:
+            return True
+        return (
+            not state.moves.over
+            and state.moves.moves < 2
+            and turns.may_double(state.start)
+        )
+
+    def explain_refusal(
+        self, state: CenterTurn, text: ActionText, error: RuleError
+    ) -> tuple[str, tuple[str, ...]]:
+        """A refused move of the mover's own piece on a Center names that piece's legal
+        moves (when there are few), or says it has none."""
+        if not isinstance(text, MoveText) or error.options or error.code.startswith(
+            ("turn.", "double.")
+        ):
+            return error.message, error.options
+        name = square_readings(text.frm)[0][0]
+        if name not in SQUARE_NAMES:
+            return error.message, ()
+        position = self.state_position(state)
+        frm = parse_square(name)
+        p = position.board[frm]
+        if p is None or p.side is not position.to_move or frm not in CENTER:
+            return error.message, ()
+        found = legal.legal_moves_from(position, frm)
+        if not found:
+            return f"{error.message}; the piece on {name} has no legal move now", ()
+        if len(found) > ALTERNATIVES:
+            return error.message, ()
+        return error.message, tuple(
+            format_action(move_text(m, position.board)) for m in found
+        )
+
+    def legal_actions(self, state: CenterTurn) -> list[ActionText]:
+        if state.done is not None:
+            return []
+        if state.moves is None:
+            position = state.start
+            if position.phase is Phase.SETUP:
+                return [action_text(p, position.board) for p in legal.legal_placements(position)]
+            if position.phase is not Phase.PLAY:
+                return []
+            moves = legal.legal_moves(position)
+            if not moves:
+                return [PassText()]
+            return [move_text(m, position.board) for m in moves]
+        board = state.moves.position.board
+        return [move_text(m, board) for m in legal.second_moves(state.moves)]
+
+    def has_legal_turn(self, position: Position) -> bool:
+        if position.phase is Phase.SETUP:
+            return True
+        return turns.has_legal_turn(position)
+
+    def pass_text(self, position: Position) -> ActionText | None:
+        if position.phase is not Phase.PLAY or has_move(position, position.to_move):
+            return None
+        return PassText()
+
+    def legal_by_piece(self, position: Position) -> list[PieceMoves]:
+        if position.phase is not Phase.PLAY:
+            return []
+        board = position.board
+        found: dict[int, list[str]] = {}
+        for m in legal.legal_moves(position):
+            found.setdefault(m.frm, []).append(format_action(move_text(m, board)))
+        return [
+            PieceMoves(sq, board[sq], tuple(texts), len(texts))  # type: ignore[arg-type]
+            for sq, texts in found.items()
+        ]
+
+    # -- the end -----------------------------------------------------------------------------
+    def score(self, position: Position) -> str:
+        w, b = (len(position.on_centers(s)) for s in Side)
+        return f"pieces on Centers: White {w}, Black {b}"
+
+    def end_words(self, position: Position) -> str:
+        return _END_WORDS.get(position.end or "", position.end or "unfinished")
+
+    def resign(self, position: Position, side: Side) -> Position:
+        _check_not_over(position)
+        return position.over("resigned", turns.win_for(side.other))
+
+    def forfeit(self, position: Position, side: Side) -> Position:
+        _check_not_over(position)
+        return position.over("forfeit", turns.win_for(side.other))
+
+    def draw(self, position: Position) -> Position:
+        _check_not_over(position)
+        return position.over("draw", turns.DRAW)
+
+    def adjudicate(self, position: Position, result: str) -> Position:
+        _check_not_over(position)
+        if result not in _RESULTS:
+            raise RuleError(
+                "end.result", f"a result is one of {', '.join(_RESULTS)}, not {result!r}"
+            )
+        return position.over("adjudicated", result)
+
+    # -- interchange ---------------------------------------------------------------------------
+    def position_to_json(self, pos: Position) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "game": self.json_name,
+            "phase": pos.phase.value,
+            "to_move": None if pos.phase is Phase.OVER else pos.to_move.key,
+            "board": {SQUARE_NAMES[s]: p.code for s, p in enumerate(pos.board) if p is not None},
+        }
+        data.update(self.json_extras(pos))
+        data["result"] = pos.result
+        return data
+
+    def json_extras(self, pos: Position) -> dict[str, Any]:
+        """The game's own keys of the JSON besides the board (Medieval: ``off``)."""
+        return {}
+
+    def position_from_json(self, data: Mapping[str, Any]) -> Position:
+        """The board, phase, side to move, pieces moved off and result back from the JSON
+        (with the game's standard rules; the placement rules while in set-up)."""
+        board: list[Any] = [None] * len(SQUARE_NAMES)
+        for name, code in data["board"].items():
+            board[parse_square(name)] = PIECE_BY_CODE[code]
+        phase = Phase(data["phase"])
+        ruleset = self.rules.with_options({"setup": "placement"}) if (
+            phase is Phase.SETUP
+        ) else self.rules
+        off = data.get("off", {"white": 0, "black": 0})
+        return Position(
+            ruleset,
+            tuple(board),
+            phase,
+            Side.BLACK if data.get("to_move") == "black" else Side.WHITE,
+            off=(off["white"], off["black"]),
+            result=data.get("result"),
+        )
+
+
+_END_WORDS = {
+    "dunked": "all of a side's pieces stand on Border squares",
+    "off": "a side moved all its pieces off the board",
+    "dukes": "six turns in a row moved only Dukes",
+    "no-move": "neither side can move",
+    "resigned": "a player resigned",
+    "forfeit": "a player forfeited",
+    "draw": "the players agreed a draw",
+    "adjudicated": "the result was adjudicated",
+}
+
+
+def _check_not_over(position: Position) -> None:
+    if position.phase is Phase.OVER:
+        raise RuleError(
+            "end.over", f"the game is already over ({position.result or 'no result'})"
+        )
