@@ -1,0 +1,1 @@
+"""Oriental Realm: a game of surrounding, played with Mandarins and an Emperor."""
