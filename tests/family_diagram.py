@@ -65,7 +65,8 @@ def board_from(diagram: str, origin: str = "a1") -> Board:
 def render_board(board: Board) -> str:
     lines = []
     for r in range(SIZE - 1, -1, -1):
-        tokens = [TOKEN_OF[p] if (p := board[square(f, r)]) is not None else "." for f in range(SIZE)]
+        row = (board[square(f, r)] for f in range(SIZE))
+        tokens = [TOKEN_OF[p] if p is not None else "." for p in row]
         lines.append(f"{r + 1:>2} " + " ".join(tokens))
     lines.append("   " + " ".join(FILES))
     return "\n".join(lines)
