@@ -264,3 +264,33 @@ def _check_turn(realms: Realms, who: str, at: int, start: int, turned: set[int])
             "move.turn-twice",
             f"the {who} has turned in the {realm_name(r)} Realm already: one turn per Realm",
         )
+
+
+@dataclass(frozen=True, slots=True)
+class RealmLines:
+    """A piece's legal lines that stop in (or capture) one Realm: how many, and the
+    first few (the cap) as examples."""
+
+    realm: int
+    count: int
+    captures: int
+    examples: tuple[Line, ...]
+
+
+def lines_by_realm(realms: Realms, frm: int, cap: int = 3) -> list[RealmLines]:
+    """The piece's lines grouped by the Realm they end in, in Realm order: one pass
+    over the lines, keeping at most ``cap`` of each group (ruling: never list whole
+    turns, and never every line of a piece)."""
+    counts: dict[int, list[int]] = {}
+    kept: dict[int, list[Line]] = {}
+    for line in lines_from(realms, frm):
+        r = REALM_OF[line.to]
+        c = counts.setdefault(r, [0, 0])
+        c[0] += 1
+        c[1] += line.capture
+        ex = kept.setdefault(r, [])
+        if len(ex) < cap:
+            ex.append(line)
+    return [
+        RealmLines(r, counts[r][0], counts[r][1], tuple(kept[r])) for r in sorted(counts)
+    ]
