@@ -298,7 +298,9 @@ def test_5_a_vacant_target_center_is_captured_on_the_first_square():
     assert after.supply == (7, 8)
     err = refused(pos(board, origin="a4"), mv("b5b9"))
     assert err.code == "capture.ends"
-    assert err.message == "the Agent captures the b8 Realm on entering it at b7: its move ends there"
+    assert err.message == (
+        "the Agent captures the b8 Realm on entering it at b7: its move ends there"
+    )
 
 
 def test_5_the_counter_agent_captures_an_enemy_held_center_at_once():
@@ -331,7 +333,7 @@ def test_5_an_agent_captures_an_enemy_held_center_with_a_majority():
     # (the family's example Eb5b7(Bb8,xEa9) with the Agent from b4)
     state, events = play(pos(board, origin="a3"), mv("b4b7", hq="b8", x="a9"))
     assert events[0] == HQPlaced(W, sq("b8"))
-    lone = board.replace("E . .\n    . . .\n    . . .\n    . E .", ". . .\n    . . .\n    . . .\n    . E .")
+    lone = board.replace("E . .", ". . .")
     state, events = play(pos(lone, origin="a3"), mv("b4b7"))
     assert events == []  # 1 to 1: the Agent stops in the Realm, nothing is captured
     assert finish_turn(state).board[sq("b7")] == AGENT[W]
@@ -358,9 +360,9 @@ def test_5_a_realm_with_ones_own_hq_is_never_captured_again_and_pieces_turn_in_i
     . . . . . .
     . P . . . .
     """  # window a4: White HQ on b8; the Counter-Agent turns on b7 towards e8's Realm
-    state, events = play(pos(board, origin="a4", supply=(7, 8)), mv("b4b7d7", hq="e8"))
+    _, events = play(pos(board, origin="a4", supply=(7, 8)), mv("b4b7d7", hq="e8"))
     assert events == [HQPlaced(W, sq("e8"))]
-    state, events = play(pos(board, origin="a4", supply=(7, 8)), mv("b4b7c7"))
+    _, events = play(pos(board, origin="a4", supply=(7, 8)), mv("b4b7c7"))
     assert events == []
 
 
@@ -373,7 +375,7 @@ def test_5_the_dislodged_piece_may_take_the_square_the_capturer_left():
     . . .
     . P .
     """  # window a4: the b8 Realm full but b7; the Counter-Agent captures at b7
-    state, events = play(pos(board, origin="a4"), mv("b4b7", hq="b8"))  # the only square
+    _, events = play(pos(board, origin="a4"), mv("b4b7", hq="b8"))  # the only square
     assert events[1] == Dislodged(B, sq("b8"), sq("b7"))
 
 
@@ -464,7 +466,7 @@ def test_8_seven_target_centers_do_not_win():
     assert finish_turn(state).phase is Phase.PLAY
 
 
-# -- 9. listing by destination Realm ------------------------------------------------------------------
+# -- 9. listing by destination Realm -----------------------------------------------------------
 def test_9_lines_are_listed_per_realm_with_counts_and_a_cap():
     position = initial_position()
     realms = Realms(position.board, W)
@@ -486,7 +488,7 @@ def test_9_a_piece_with_no_line_lists_nothing():
     assert lines_by_realm(realms, sq("a4")) == []
 
 
-# -- set-up ------------------------------------------------------------------------------------------
+# -- set-up -------------------------------------------------------------------------------------
 def test_standard_setup_and_placement():
     position = initial_position()
     assert position.board[sq("e2")].kind is Kind.POWER  # type: ignore[union-attr]
