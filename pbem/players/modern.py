@@ -1,0 +1,159 @@
+"""Random Modern games played to their end: a greedy random player.
+
+It picks a Realm with a movable piece, preferring one from which some line
+captures a Target Realm, and moves its pieces out one by one until none of them
+can leave, each by a capturing line when it has one and otherwise by a line
+drawn at random, leaning towards the opponent's half. Lines come from the
+rules' own generator, one piece at a time (never whole turns), and every move
+goes through ``apply_move``; randomness comes only from ``rng``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from pbem.rules.geometry import BORDER_SQUARES, CENTER, REALM_OF
+from pbem.rules.modern.lines import Line, Realms, lines_from
+from pbem.rules.modern.pieces import TARGETS, Board
+from pbem.rules.modern.position import Phase, Position, initial_position
+from pbem.rules.modern.rules import MODERN, ModernRules
+from pbem.rules.modern.turns import (
+    Event,
+    Move,
+    Pass,
+    Placement,
+    apply_move,
+    apply_pass,
+    apply_placement,
+    begin_turn,
+    finish_turn,
+    mobile_in,
+    movable,
+    placeable_squares,
+)
+from pbem.rules.pieces import Kind, Side
+
+T = TypeVar("T")
+
+MAX_TURNS = 400
+#: how often a piece with a capturing line takes it
+P_CAPTURE = 0.9
+
+
+class Rng(Protocol):
+    def random(self) -> float: ...
+
+    def choice(self, seq: list[T] | tuple[T, ...]) -> T: ...
+
+
+Action = Placement | Move | Pass
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    side: Side
+    action: Action
+    events: tuple[Event, ...]
+    before: Board
+    after: Position
+
+
+Turn = tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Playout:
+    rules: ModernRules
+    turns: tuple[Turn, ...]
+    final: Position
+    capped: bool = False
+
+    @property
+    def play_turns(self) -> int:
+        return sum(1 for t in self.turns if not isinstance(t[0].action, Placement))
+
+
+def random_ruleset(rng: Rng) -> ModernRules:
+    return ModernRules(name="modern", setup="placement" if rng.random() < 0.3 else "standard")
+
+
+def play_random_game(
+    rng: Rng, rules: ModernRules = MODERN, *, max_turns: int = MAX_TURNS
+) -> Playout:
+    pos = initial_position(rules)
+    turns: list[Turn] = []
+    while pos.phase is Phase.SETUP:
+        side = pos.to_move
+        placed = sum(1 for p in pos.board if p is not None and p.side is side)
+        has_ca = any(p is not None and p.side is side and p.kind is Kind.POWER for p in pos.board)
+        kind = Kind.POWER if not has_ca and (placed == 7 or rng.random() < 1 / (8 - placed)) \
+            else Kind.ENFORCER
+        action = Placement(kind, rng.choice(placeable_squares(pos, side)))
+        after, events = apply_placement(pos, action)
+        turns.append((Step(side, action, tuple(events), pos.board, after),))
+        pos = after
+    played = 0
+    while pos.phase is Phase.PLAY and played < max_turns:
+        turn = choose_turn(rng, pos)
+        turns.append(turn)
+        pos = turn[-1].after
+        played += 1
+    return Playout(rules, tuple(turns), pos, capped=pos.phase is not Phase.OVER)
+
+
+def choose_turn(rng: Rng, pos: Position) -> Turn:
+    side = pos.to_move
+    pieces = movable(pos, side)
+    if not pieces:
+        after, events = apply_pass(pos)
+        return (Step(side, Pass(), tuple(events), pos.board, after),)
+    realms = sorted({REALM_OF[s] for s in pieces})
+    realm = rng.choice(realms)
+    pending = set(mobile_in(pos.board, side, realm))
+    state = begin_turn(pos)
+    steps: list[Step] = []
+    while pending and not state.over:
+        board = state.position.board
+        view = Realms(board, side)
+        options = {s: list(lines_from(view, s)) for s in sorted(pending)}
+        options = {s: ls for s, ls in options.items() if ls}
+        if not options:
+            break
+        capturing = [s for s, ls in options.items() if any(line.capture for line in ls)]
+        frm = rng.choice(capturing) if capturing and rng.random() < P_CAPTURE else rng.choice(
+            sorted(options)
+        )
+        line = _pick_line(rng, options[frm], side)
+        move = _as_move(rng, board, line)
+        state, events = apply_move(state, move)
+        pending.discard(frm)
+        after = finish_turn(state) if state.over else state.position
+        steps.append(Step(side, move, tuple(events), board, after))
+    if not state.over:
+        last = steps[-1]
+        steps[-1] = Step(last.side, last.action, last.events, last.before, finish_turn(state))
+    return tuple(steps)
+
+
+def _pick_line(rng: Rng, lines: list[Line], side: Side) -> Line:
+    captures = [line for line in lines if line.capture]
+    if captures and rng.random() < P_CAPTURE:
+        return rng.choice(captures)
+    forward = [line for line in lines if REALM_OF[line.to] in TARGETS[side]]
+    if forward and rng.random() < 0.5:
+        return rng.choice(forward)
+    return rng.choice(lines)
+
+
+def _as_move(rng: Rng, board: Board, line: Line) -> Move:
+    """The Move for a line, with a capture's events written and a random dislodge square
+    (the capturer leaves the game, so the square it entered on is one of them)."""
+    if not line.capture:
+        return Move(line.frm, line.to, line.via)
+    realm = REALM_OF[line.to]
+    center = CENTER[realm]
+    if board[center] is None:
+        return Move(line.frm, line.to, line.via, hq=center)
+    vacant = [s for s in BORDER_SQUARES[realm] if board[s] is None]
+    return Move(line.frm, line.to, line.via, hq=center, dislodge=rng.choice(vacant))

@@ -1,0 +1,179 @@
+"""Random Oriental games played to their end: a greedy random player.
+
+It takes a surrounding turn whenever one exists (found by the Warning Option's
+search, so that is exercised in every game too) and otherwise moves a few pieces
+of a random Realm, leaning towards squares next to enemy pieces. Both sides
+play so, and games end by a surround within a few dozen turns as a rule; a draw
+(nobody can move) is rare. Every action goes through the rules' own ``apply_*``,
+so nothing illegal is played; randomness comes only from ``rng``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from pbem.rules.geometry import REALM_SQUARES, REALMS
+from pbem.rules.oriental.pieces import NEIGHBOURS, Board
+from pbem.rules.oriental.position import Phase, Position, initial_position
+from pbem.rules.oriental.rules import ORIENTAL, OrientalRules
+from pbem.rules.oriental.turns import (
+    Event,
+    Move,
+    Pass,
+    Placement,
+    apply_move,
+    apply_pass,
+    apply_placement,
+    begin_turn,
+    destinations,
+    finish_turn,
+    has_legal_turn,
+    placeable_kinds,
+    placeable_squares,
+)
+from pbem.rules.oriental.warning import surrounding_turn
+from pbem.rules.pieces import Kind, Side
+
+T = TypeVar("T")
+
+#: turns of play after which a game is cut off unfinished
+MAX_TURNS = 400
+#: how often a player who could surround at once does so
+P_TAKE_WIN = 0.97
+
+
+class Rng(Protocol):
+    def random(self) -> float: ...
+
+    def choice(self, seq: list[T] | tuple[T, ...]) -> T: ...
+
+    def shuffle(self, x: list[object]) -> None: ...
+
+
+Action = Placement | Move | Pass
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action as played, with its events and the boards around it."""
+
+    side: Side
+    action: Action
+    events: tuple[Event, ...]
+    before: Board
+    after: Position
+
+
+Turn = tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Playout:
+    rules: OrientalRules
+    turns: tuple[Turn, ...]
+    final: Position
+    capped: bool = False
+
+    @property
+    def play_turns(self) -> int:
+        return sum(1 for t in self.turns if not isinstance(t[0].action, Placement))
+
+
+def random_ruleset(rng: Rng) -> OrientalRules:
+    return OrientalRules(
+        name="oriental",
+        setup="placement" if rng.random() < 0.3 else "standard",
+        warning=rng.random() < 0.5,
+    )
+
+
+def play_random_game(
+    rng: Rng, rules: OrientalRules = ORIENTAL, *, max_turns: int = MAX_TURNS
+) -> Playout:
+    """A whole game, set-up included, played until the rules end it or ``max_turns``."""
+    pos = initial_position(rules)
+    turns: list[Turn] = []
+    while pos.phase is Phase.SETUP:
+        step = _placement(rng, pos)
+        turns.append((step,))
+        pos = step.after
+    played = 0
+    while pos.phase is Phase.PLAY and played < max_turns:
+        turn = choose_turn(rng, pos)
+        turns.append(turn)
+        pos = turn[-1].after
+        played += 1
+    return Playout(rules, tuple(turns), pos, capped=pos.phase is not Phase.OVER)
+
+
+def _placement(rng: Rng, pos: Position) -> Step:
+    side = pos.to_move
+    kinds = placeable_kinds(pos, side)
+    placed = sum(1 for p in pos.board if p is not None and p.side is side)
+    # the Emperor comes at a random moment among the eight
+    kind = Kind.POWER if Kind.POWER in kinds and (
+        len(kinds) == 1 or rng.random() < 1 / (8 - placed)
+    ) else Kind.ENFORCER
+    action = Placement(kind, rng.choice(placeable_squares(pos)))
+    after, events = apply_placement(pos, action)
+    return Step(side, action, tuple(events), pos.board, after)
+
+
+def choose_turn(rng: Rng, pos: Position) -> Turn:
+    """One turn for the side to move: a win if there is one, else a random one."""
+    side = pos.to_move
+    if not has_legal_turn(pos, side):
+        after, events = apply_pass(pos)
+        return (Step(side, Pass(), tuple(events), pos.board, after),)
+    if rng.random() < P_TAKE_WIN:
+        win = surrounding_turn(pos, side.other)
+        if win is not None:
+            return _play(pos, win)
+    board = pos.board
+    realms = [
+        r for r in REALMS
+        if any((p := board[s]) is not None and p.side is side and destinations(board, s)
+               for s in REALM_SQUARES[r])
+    ]
+    realm = rng.choice(realms)
+    pieces = [s for s in REALM_SQUARES[realm] if (p := board[s]) is not None and p.side is side]
+    rng.shuffle(pieces)  # type: ignore[arg-type]
+    count = 1 if rng.random() < 0.6 else rng.choice(list(range(1, len(pieces) + 1)))
+    moves: list[Move] = []
+    current = board
+    for s in pieces:
+        if len(moves) >= count:
+            break
+        options = destinations(current, s)
+        if not options:
+            continue
+        near = [t for t in options if _touches_enemy(current, t, side)]
+        to = rng.choice(near) if near and rng.random() < 0.6 else rng.choice(options)
+        moves.append(Move(s, to))
+        new = list(current)
+        new[to], new[s] = new[s], None
+        current = tuple(new)
+    return _play(pos, moves)
+
+
+def _touches_enemy(board: Board, sq: int, side: Side) -> bool:
+    return any((p := board[n]) is not None and p.side is not side for n in NEIGHBOURS[sq])
+
+
+def _play(pos: Position, moves: list[Move]) -> Turn:
+    side = pos.to_move
+    state = begin_turn(pos)
+    steps = []
+    for m in moves:
+        before = state.position.board
+        state, events = apply_move(state, m)
+        if state.over:
+            steps.append(Step(side, m, tuple(events), before, finish_turn(state)))
+            return tuple(steps)
+        steps.append(Step(side, m, tuple(events), before, state.position))
+    after = finish_turn(state)
+    last = steps[-1]
+    steps[-1] = Step(last.side, last.action, last.events, last.before, after)
+    return tuple(steps)
+
