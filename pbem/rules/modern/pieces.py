@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.rules.geometry import CENTER, REALM_OF, REALM_ROW, REALMS, SQUARES, square_name
+from pbem.rules.geometry import CENTER, HALF, REALM_OF, REALMS, SQUARES, square_name
 from pbem.rules.pieces import Kind, Piece, Side
 
 Board = tuple[Piece | None, ...]
@@ -14,11 +14,6 @@ HQ: tuple[Piece, Piece] = (Piece(Side.WHITE, Kind.BASE), Piece(Side.BLACK, Kind.
 AGENTS = 7
 HQS = 8
 
-#: each side's half: the eight Realms whose Centers are on its ranks (2, 5 / 8, 11)
-HALF: tuple[frozenset[int], frozenset[int]] = (
-    frozenset(r for r in REALMS if REALM_ROW[r] < 2),
-    frozenset(r for r in REALMS if REALM_ROW[r] >= 2),
-)
 #: each side's Target Realms: always the opponent's half
 TARGETS: tuple[frozenset[int], frozenset[int]] = (HALF[Side.BLACK], HALF[Side.WHITE])
 IS_TARGET: tuple[tuple[bool, ...], tuple[bool, ...]] = (

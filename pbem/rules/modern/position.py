@@ -4,27 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
 
 from pbem.errors import RuleError
+from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER
 from pbem.rules.modern.pieces import AGENT, COUNTER_AGENT, EMPTY_BOARD, HQS, Board
 from pbem.rules.modern.rules import MODERN, ModernRules
 from pbem.rules.pieces import Kind, Piece, Side
-
-
-class Phase(Enum):
-    SETUP = "setup"
-    PLAY = "play"
-    OVER = "over"
-
 
 Pair = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    rules: ModernRules = MODERN
+    ruleset: ModernRules = MODERN
     board: Board = EMPTY_BOARD
     phase: Phase = Phase.PLAY
     to_move: Side = Side.WHITE
@@ -36,12 +29,16 @@ class Position:
     #: why it ended: "targets" (all eight Target Centers) or "no-legal-turn"
     end: str | None = None
 
+    def turn_label(self) -> str:
+        """``11w``: the entry number and side of the turn to play now."""
+        return f"{self.turn_number()}{self.to_move.letter}"
+
     def turn_number(self) -> int:
         return self.ply // 2 + 1
 
     def replace(self, **changes: object) -> Position:
         values = {
-            "rules": self.rules, "board": self.board, "phase": self.phase,
+            "ruleset": self.ruleset, "board": self.board, "phase": self.phase,
             "to_move": self.to_move, "supply": self.supply, "ply": self.ply,
             "result": self.result, "end": self.end,
         }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from pbem.errors import RulesetError
 
@@ -17,6 +17,8 @@ SETUPS = ("standard", "placement")
 
 @dataclass(frozen=True, slots=True)
 class ModernRules:
+    game: ClassVar[str] = "modern"
+
     name: str = "modern"
     setup: str = "standard"
 
@@ -31,6 +33,11 @@ class ModernRules:
     @property
     def placement(self) -> bool:
         return self.setup == "placement"
+
+    def differences(self, other: Any = None) -> dict[str, Any]:
+        """The options that differ from ``other`` (the defaults when None)."""
+        base = (other or type(self)()).options()
+        return {k: v for k, v in self.options().items() if k != "name" and base[k] != v}
 
     def options(self) -> dict[str, Any]:
         return {"name": self.name, "setup": self.setup}

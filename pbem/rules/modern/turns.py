@@ -12,6 +12,7 @@ from pbem.errors import RuleError
 from pbem.rules.geometry import (
     BORDER_SQUARES,
     CENTER,
+    HALF,
     REALM_OF,
     REALM_SQUARES,
     realm_name,
@@ -22,7 +23,6 @@ from pbem.rules.modern.pieces import (
     AGENT,
     AGENTS,
     COUNTER_AGENT,
-    HALF,
     HQ,
     TARGETS,
     Board,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
 
 from pbem.errors import RuleError
+from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, square_name
 from pbem.rules.oriental.groups import surrounded_groups
 from pbem.rules.oriental.pieces import EMPEROR, EMPTY_BOARD, MANDARIN, PIECES, Board
@@ -14,15 +14,9 @@ from pbem.rules.oriental.rules import ORIENTAL, OrientalRules
 from pbem.rules.pieces import Kind, Piece, Side
 
 
-class Phase(Enum):
-    SETUP = "setup"
-    PLAY = "play"
-    OVER = "over"
-
-
 @dataclass(frozen=True, slots=True)
 class Position:
-    rules: OrientalRules = ORIENTAL
+    ruleset: OrientalRules = ORIENTAL
     board: Board = EMPTY_BOARD
     phase: Phase = Phase.PLAY
     to_move: Side = Side.WHITE
@@ -35,6 +29,10 @@ class Position:
     #: the group whose surrounding won the game
     surrounded: tuple[int, ...] = ()
 
+    def turn_label(self) -> str:
+        """``11w``: the entry number and side of the turn to play now."""
+        return f"{self.turn_number()}{self.to_move.letter}"
+
     def turn_number(self) -> int:
         """The record's entry number of the turn to play now (placements count, White first)."""
         return self.ply // 2 + 1
@@ -44,7 +42,7 @@ class Position:
 
     def replace(self, **changes: object) -> Position:
         values = {
-            "rules": self.rules, "board": self.board, "phase": self.phase,
+            "ruleset": self.ruleset, "board": self.board, "phase": self.phase,
             "to_move": self.to_move, "ply": self.ply, "result": self.result,
             "end": self.end, "surrounded": self.surrounded,
         }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from pbem.errors import RulesetError
 
@@ -24,6 +24,8 @@ SETUPS = ("standard", "placement")
 
 @dataclass(frozen=True, slots=True)
 class OrientalRules:
+    game: ClassVar[str] = "oriental"
+
     name: str = "oriental"
     #: "standard" or "placement"
     setup: str = "standard"
@@ -46,6 +48,11 @@ class OrientalRules:
     @property
     def placement(self) -> bool:
         return self.setup == "placement"
+
+    def differences(self, other: Any = None) -> dict[str, Any]:
+        """The options that differ from ``other`` (the defaults when None)."""
+        base = (other or type(self)()).options()
+        return {k: v for k, v in self.options().items() if k != "name" and base[k] != v}
 
     def options(self) -> dict[str, Any]:
         return {"name": self.name, "setup": self.setup, "warning": self.warning}

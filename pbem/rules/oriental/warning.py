@@ -36,7 +36,7 @@ def surrounding_turn(position: Position, victim: Side) -> list[Move] | None:
 def warnings(position: Position) -> list[tuple[int, ...]]:
     """What the Warning Option tells the side to move: its groups that the side which
     just moved could surround on its next turn. Empty when the option is off."""
-    if not position.rules.warning:
+    if not position.ruleset.warning:
         return []
     return threatened_groups(position, position.to_move)
 

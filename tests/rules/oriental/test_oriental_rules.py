@@ -300,7 +300,7 @@ ONE_MOVE = """
 
 
 def test_6_a_group_that_one_turn_would_surround_is_named():
-    position = pos(ONE_MOVE, to_move=B, rules=OrientalRules(warning=True))
+    position = pos(ONE_MOVE, to_move=B, ruleset=OrientalRules(warning=True))
     assert threatened_groups(position, B) == [(sq("d4"),)]
     assert warnings(position) == [(sq("d4"),)]
 
@@ -329,7 +329,7 @@ def test_6_pieces_of_two_realms_are_no_threat():
 
 def test_6_no_warning_without_the_option_or_without_a_threat():
     assert warnings(pos(ONE_MOVE, to_move=B)) == []
-    assert warnings(pos(OPEN, to_move=B, rules=OrientalRules(warning=True))) == []
+    assert warnings(pos(OPEN, to_move=B, ruleset=OrientalRules(warning=True))) == []
 
 
 # -- 7. set-up by placement ------------------------------------------------------------------------
