@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from pbem.errors import RuleError
 from pbem.rules.game import Phase
-from pbem.rules.geometry import CENTER
-from pbem.rules.modern.pieces import AGENT, COUNTER_AGENT, EMPTY_BOARD, HQS, Board
+from pbem.rules.geometry import CENTER, parse_square
+from pbem.rules.modern.pieces import AGENT, COUNTER_AGENT, EMPTY_BOARD, HQ, HQS, Board
 from pbem.rules.modern.rules import MODERN, ModernRules
 from pbem.rules.pieces import Kind, Piece, Side
 
@@ -46,6 +46,13 @@ class Position:
         return Position(**values)  # type: ignore[arg-type]
 
 
+#: the pieces by their JSON code
+PIECE_CODES: dict[str, Piece] = {
+    f"{s.letter}{k}": {"E": AGENT, "P": COUNTER_AGENT, "B": HQ}[k][s]
+    for s in Side
+    for k in ("E", "P", "B")
+}
+
 #: the reconstructed opening: each side's Agents on the Centers of its half, the
 #: Counter-Agent on e2 (White) and e11 (Black)
 STANDARD_SETUP: dict[int, Piece] = {
@@ -62,6 +69,8 @@ def initial_position(
     """The standard opening, an empty board for placement, or a given set-up."""
     if setup is None and rules.placement:
         return Position(rules, EMPTY_BOARD, Phase.SETUP)
+    if setup is None and rules.opening is not None:
+        setup = {parse_square(name): PIECE_CODES[code] for name, code in rules.opening}
     given = STANDARD_SETUP if setup is None else setup
     board = list(EMPTY_BOARD)
     for sq, piece in given.items():

@@ -7,12 +7,18 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pbem.errors import RulesetError
+from pbem.rules.geometry import is_square_name
 
 OPTION_HELP: dict[str, str] = {
     "setup": "standard (the reconstructed opening) or placement (each side places its "
     "pieces on the Centers of its own half, in turn)",
 }
 SETUPS = ("standard", "placement")
+#: the piece codes a set-up given as a map may use
+SETUP_CODES = ("wE", "wP", "wB", "bE", "bP", "bB")
+
+#: a set-up given as a map: (square name, piece code) pairs, sorted
+Opening = tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,10 +26,11 @@ class ModernRules:
     game: ClassVar[str] = "modern"
 
     name: str = "modern"
-    setup: str = "standard"
+    #: "standard", "placement", or a given opening (square name, piece code) pairs
+    setup: str | Opening = "standard"
 
     def __post_init__(self) -> None:
-        if self.setup not in SETUPS:
+        if not isinstance(self.setup, tuple) and self.setup not in SETUPS:
             raise RulesetError(
                 f"ruleset option 'setup' is {self.setup!r}; Modern Realm is set up "
                 "'standard' or by 'placement'",
@@ -33,6 +40,11 @@ class ModernRules:
     @property
     def placement(self) -> bool:
         return self.setup == "placement"
+
+    @property
+    def opening(self) -> Opening | None:
+        """The set-up given as a map, or None for the standard one or placement."""
+        return self.setup if isinstance(self.setup, tuple) else None
 
     def differences(self, other: Any = None) -> dict[str, Any]:
         """The options that differ from ``other`` (the defaults when None)."""
@@ -52,7 +64,24 @@ def modern_rules(options: Mapping[str, Any]) -> ModernRules:
             f"{', '.join(OPTION_HELP)}",
             code="ruleset.unknown-option",
         )
-    return ModernRules(**dict(options))
+    values = dict(options)
+    if isinstance(values.get("setup"), Mapping):
+        values["setup"] = opening_from(values["setup"])
+    return ModernRules(**values)
+
+
+def opening_from(given: Mapping[Any, Any]) -> Opening:
+    """A set-up map (square -> piece code, like the JSON board) checked and frozen."""
+    out = []
+    for square, code in given.items():
+        if not is_square_name(str(square)) or code not in SETUP_CODES:
+            raise RulesetError(
+                f"the set-up gives {square}: {code}; a set-up maps squares (a1 to l12) to "
+                f"pieces of Modern Realm: {', '.join(SETUP_CODES)}",
+                code="ruleset.setup",
+            )
+        out.append((str(square), str(code)))
+    return tuple(sorted(out))
 
 
 MODERN = ModernRules()

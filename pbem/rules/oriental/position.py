@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pbem.errors import RuleError
 from pbem.rules.game import Phase
-from pbem.rules.geometry import CENTER, square_name
+from pbem.rules.geometry import CENTER, parse_square, square_name
 from pbem.rules.oriental.groups import surrounded_groups
 from pbem.rules.oriental.pieces import EMPEROR, EMPTY_BOARD, MANDARIN, PIECES, Board
 from pbem.rules.oriental.rules import ORIENTAL, OrientalRules
@@ -50,6 +50,11 @@ class Position:
         return Position(**values)  # type: ignore[arg-type]
 
 
+#: the pieces by their JSON code
+PIECE_CODES: dict[str, Piece] = {
+    f"{s.letter}{k}": (EMPEROR if k == "P" else MANDARIN)[s] for s in Side for k in ("E", "P")
+}
+
 #: the reconstructed opening: each side on the eight Centers of its half, the
 #: Emperor on e2 (White) and e11 (Black)
 STANDARD_SETUP: dict[int, Piece] = {
@@ -66,6 +71,8 @@ def initial_position(
     """The opening: the standard set-up, an empty board for placement, or a given set-up."""
     if setup is None and rules.placement:
         return Position(rules, EMPTY_BOARD, Phase.SETUP)
+    if setup is None and rules.opening is not None:
+        setup = {parse_square(name): PIECE_CODES[code] for name, code in rules.opening}
     given = STANDARD_SETUP if setup is None else setup
     board = list(EMPTY_BOARD)
     for sq, piece in given.items():

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pbem.errors import RulesetError
+from pbem.rules.geometry import is_square_name
 
 #: option -> what it means, in the players' words
 OPTION_HELP: dict[str, str] = {
@@ -20,6 +21,11 @@ OPTION_HELP: dict[str, str] = {
     "surround on his next turn",
 }
 SETUPS = ("standard", "placement")
+#: the piece codes a set-up given as a map may use
+SETUP_CODES = ("wE", "wP", "bE", "bP")
+
+#: a set-up given as a map: (square name, piece code) pairs, sorted
+Opening = tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,11 +34,12 @@ class OrientalRules:
 
     name: str = "oriental"
     #: "standard" or "placement"
-    setup: str = "standard"
+    #: "standard", "placement", or a given opening (square name, piece code) pairs
+    setup: str | Opening = "standard"
     warning: bool = False
 
     def __post_init__(self) -> None:
-        if self.setup not in SETUPS:
+        if not isinstance(self.setup, tuple) and self.setup not in SETUPS:
             raise RulesetError(
                 f"ruleset option 'setup' is {self.setup!r}; Oriental Realm is set up "
                 "'standard' or by 'placement'",
@@ -49,13 +56,19 @@ class OrientalRules:
     def placement(self) -> bool:
         return self.setup == "placement"
 
+    @property
+    def opening(self) -> Opening | None:
+        """The set-up given as a map, or None for the standard one or placement."""
+        return self.setup if isinstance(self.setup, tuple) else None
+
     def differences(self, other: Any = None) -> dict[str, Any]:
         """The options that differ from ``other`` (the defaults when None)."""
         base = (other or type(self)()).options()
         return {k: v for k, v in self.options().items() if k != "name" and base[k] != v}
 
     def options(self) -> dict[str, Any]:
-        return {"name": self.name, "setup": self.setup, "warning": self.warning}
+        setup = dict(self.setup) if isinstance(self.setup, tuple) else self.setup
+        return {"name": self.name, "setup": setup, "warning": self.warning}
 
 
 def oriental_rules(options: Mapping[str, Any]) -> OrientalRules:
@@ -68,7 +81,24 @@ def oriental_rules(options: Mapping[str, Any]) -> OrientalRules:
             f"{', '.join(OPTION_HELP)}",
             code="ruleset.unknown-option",
         )
-    return OrientalRules(**dict(options))
+    values = dict(options)
+    if isinstance(values.get("setup"), Mapping):
+        values["setup"] = opening_from(values["setup"])
+    return OrientalRules(**values)
+
+
+def opening_from(given: Mapping[Any, Any]) -> Opening:
+    """A set-up map (square -> piece code, like the JSON board) checked and frozen."""
+    out = []
+    for square, code in given.items():
+        if not is_square_name(str(square)) or code not in SETUP_CODES:
+            raise RulesetError(
+                f"the set-up gives {square}: {code}; a set-up maps squares (a1 to l12) to "
+                f"pieces of Oriental Realm: {', '.join(SETUP_CODES)}",
+                code="ruleset.setup",
+            )
+        out.append((str(square), str(code)))
+    return tuple(sorted(out))
 
 
 ORIENTAL = OrientalRules()
