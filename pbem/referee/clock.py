@@ -182,7 +182,8 @@ def parse_settings(text: str) -> ClockSettings:
     semicolons and case do not matter. Unset options keep ``ClockSettings``' defaults.
     """
     source = text.strip()
-    norm = re.sub(r"\s*([+/])\s*", r"\1", source.lower())
+    # "(?<!\s)": a run of spaces is tried once from its start, not from each space in it
+    norm = re.sub(r"(?<!\s)\s*([+/])\s*", r"\1", source.lower())
     tokens = [t for t in re.split(r"[\s,;]+", norm) if t]
     options: dict[str, Any] = {}
     seen: set[str] = set()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, UsageError
+from pbem.referee.printable import printable
 
 if TYPE_CHECKING:
     import sqlite3
@@ -203,8 +204,8 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     for r in rows:
         state = f"over {r['result']}" if r["status"] == "over" else "playing"
         last = "no turn yet" if r["last"] == "start" else f"last {r['last']}"
-        out.write(f"{r['id']:>4}  {state:<12} {r['white']} v {r['black']}  ({last})  "
-                  f"{r['name']}\n")
+        out.write(printable(f"{r['id']:>4}  {state:<12} {r['white']} v {r['black']}  ({last})"
+                            f"  {r['name']}") + "\n")
     return EXIT_OK
 
 
@@ -227,8 +228,9 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     except GameNotFound as exc:
         raise UsageError(str(exc)) from None
     if not args.log:
-        out.write(game.record + "\n")
-        out.write(render_text(game.position, title=f"game {game.id}: {game.name}") + "\n")
+        out.write(printable(game.record, keep_newlines=True) + "\n")
+        out.write(printable(render_text(game.position, title=f"game {game.id}: {game.name}"),
+                            keep_newlines=True) + "\n")
         if game.offer:
             what, side = game.offer.split(":")
             words = {"end": "to end by agreement", "draw": "a draw",
@@ -262,7 +264,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     for r in conn.execute("SELECT * FROM game_log WHERE game_id = ?", (game.id,)):
         entries.append((r["at"], f"{r['kind']}: {r['text']}"))
     for at, text in sorted(entries, key=lambda e: e[0]):
-        out.write(f"{when(at)}  {text}\n")
+        out.write(f"{when(at)}  {printable(text)}\n")
     return EXIT_OK
 
 
@@ -293,7 +295,7 @@ def cmd_mail(args: argparse.Namespace, out: TextIO) -> int:
             return EX_TEMPFAIL
         raise
     game = f" (game {handled.game_id})" if handled.game_id else ""
-    out.write(f"{handled.outcome}{game}: {handled.reason or ''}\n")
+    out.write(printable(f"{handled.outcome}{game}: {handled.reason or ''}") + "\n")
     out.flush()
     if not args.no_send:
         _deliver(home, config, conn)

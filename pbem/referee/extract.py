@@ -11,12 +11,11 @@ column 14" of what the player actually typed.
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 from email.message import Message
-from html.parser import HTMLParser
-from typing import ClassVar
+
+from pbem.referee.html_text import html_to_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,64 +60,6 @@ def decode_part(part: Message) -> tuple[str, str | None]:
     return payload.decode("utf-8", "replace"), note  # pragma: no cover - latin-1 never fails
 
 
-class _HtmlText(HTMLParser):
-    """HTML to text: block elements become line breaks; quotes and scripts are dropped."""
-
-    _BLOCK: ClassVar[set[str]] = {
-        "p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table",
-    }
-    _SKIP: ClassVar[set[str]] = {"script", "style", "head", "title", "blockquote"}
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skip = 0
-
-    def _quote_div(self, attrs: list[tuple[str, str | None]]) -> bool:
-        cls = " ".join(v or "" for k, v in attrs if k in ("class", "id"))
-        return any(q in cls for q in ("gmail_quote", "moz-cite-prefix", "divRplyFwdMsg",
-                                      "yahoo_quoted", "OLK_SRC_BODY_SECTION"))
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.skip:
-            if tag in self._SKIP or tag == "div":
-                self.skip += 1
-            return
-        if tag in self._SKIP or (tag == "div" and self._quote_div(attrs)):
-            self.skip = 1
-            return
-        if tag in self._BLOCK:
-            self.parts.append("\n")
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if not self.skip and tag in self._BLOCK:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if self.skip:
-            if tag in self._SKIP or tag == "div":
-                self.skip -= 1
-            return
-        if tag in self._BLOCK:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self.skip:
-            self.parts.append(re.sub(r"[ \t\r\n]+", " ", data))
-
-
-def html_to_text(markup: str) -> str:
-    parser = _HtmlText()
-    try:
-        parser.feed(markup)
-        parser.close()
-    except Exception:  # html.parser is lenient; keep going with what it has on anything odd
-        return html.unescape(re.sub(r"<[^>]*>", " ", markup))
-    lines = [ln.strip().replace("\xa0", " ") for ln in "".join(parser.parts).split("\n")]
-    text = "\n".join(lines)
-    return re.sub(r"\n{2,}", "\n", text).strip("\n") + "\n"
-
-
 def _is_attachment(part: Message) -> bool:
     return (part.get("Content-Disposition") or "").strip().lower().startswith("attachment")
 
@@ -152,10 +93,25 @@ def choose_part(msg: Message) -> tuple[Message | None, str]:
     return None, "none"
 
 
-_QUOTE_HEADER = re.compile(
-    r"^\s*(On\b.*\bwrote:|Le\b.*\ba écrit\s*:|Am\b.*\bschrieb\b.*:|.*\bwrote:)\s*$", re.I
-)
 _QUOTE_HEADER_START = re.compile(r"^\s*On\s.*\d", re.I)
+#: a quote header is one short line; longer lines are never one
+_QUOTE_HEADER_MAX = 500
+
+
+def is_quote_header(line: str) -> bool:
+    """``On ... wrote:``, ``Le ... a écrit :``, ``Am ... schrieb ...:``, ``... wrote:``.
+
+    Plain string tests, not a pattern: each look at the line is linear in its length
+    (a pattern with two ``.*`` took minutes on one long line)."""
+    text = line.strip().lower()
+    if len(text) > _QUOTE_HEADER_MAX or not text.endswith(":"):
+        return False
+    if text.endswith("wrote:"):
+        return text == "wrote:" or not (text[-7].isalnum() or text[-7] == "_")
+    first = text.split(None, 1)[0] if text else ""
+    if first == "le" and text[:-1].rstrip().endswith("a écrit"):
+        return True
+    return first == "am" and " schrieb" in text
 _STOP = re.compile(
     r"^\s*(-{2,}\s*Original Message\s*-{2,}|-{2,}\s*Forwarded message\s*-{2,}|"
     r"Begin forwarded message:|_{10,}\s*$|-{5,}\s*Forwarded by)",
@@ -189,7 +145,7 @@ def player_lines(text: str) -> list[BodyLine]:
             skip_next_wrote = False
             if stripped.endswith("wrote:"):
                 continue
-        if _QUOTE_HEADER.match(stripped):
+        if is_quote_header(stripped):
             continue
         if _QUOTE_HEADER_START.match(stripped) and i < len(raw):
             nxt = raw[i].strip()

@@ -9,17 +9,23 @@ from __future__ import annotations
 import email
 import email.errors
 import email.header
+import email.parser
 import email.policy
 import hashlib
 import re
 from dataclasses import dataclass
 from email.message import Message
-from email.utils import getaddresses, parseaddr
+from email.utils import getaddresses
 
+from pbem.referee.autoreply import automatic
 from pbem.referee.extract import Body, extract_body
+from pbem.referee.sender import read_sender
 
 # compat32 keeps odd headers as strings instead of raising on them
 _POLICY = email.policy.compat32
+#: a header is read up to this many characters (a subject longer than this is cut), so
+#: that no header decoder ever works on megabytes
+MAX_HEADER = 4000
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,49 +47,44 @@ def _header(msg: Message, name: str) -> str:
     value = msg.get(name)
     if value is None:
         return ""
+    value = str(value)[:MAX_HEADER]
     try:
-        parts = email.header.decode_header(str(value))
+        parts = email.header.decode_header(value)
         return str(email.header.make_header(parts)).strip()
     except (UnicodeError, LookupError, email.errors.HeaderParseError, ValueError):
         return str(value).strip()
 
 
-_MSGID = re.compile(r"<[^<>\s]+>")
+#: printable ASCII only: an id with control characters (escape sequences) is no id
+_MSGID = re.compile(r"<[!-;=?-~]{1,250}>")
 
 
 def _ids(value: str) -> list[str]:
     return _MSGID.findall(value)
 
 
-def _automatic(msg: Message, sender: str) -> str | None:
-    auto = _header(msg, "Auto-Submitted").lower()
-    if auto and auto != "no":
-        return f"Auto-Submitted: {auto}"
-    precedence = _header(msg, "Precedence").lower()
-    if precedence in ("bulk", "junk", "list", "auto_reply"):
-        return f"Precedence: {precedence}"
-    for name in ("X-Autoreply", "X-Autorespond"):
-        if msg.get(name):
-            return f"{name} header"
-    return_path = _header(msg, "Return-Path")
-    if return_path.strip() in ("<>", "") and msg.get("Return-Path") is not None:
-        return "null sender (a bounce)"
-    if not sender:
-        return "no sender address"
-    local = sender.split("@", 1)[0]
-    if local in ("mailer-daemon", "postmaster", "noreply", "no-reply", "donotreply"):
-        return f"sent by {local}"
-    if msg.get_content_type() == "multipart/report":
-        return "a delivery report"
-    return None
+def _parse(raw: bytes) -> tuple[Message, Body | None]:
+    """The message, and its body when the structure is too deep to read (MIME parts nested
+    hundreds deep exhaust the parser's recursion): then the headers alone, and no body."""
+    try:
+        return email.message_from_bytes(raw, policy=_POLICY), None
+    except RecursionError:
+        msg = email.parser.BytesHeaderParser(policy=_POLICY).parsebytes(raw)
+        return msg, Body("", (), "none", "the mail's parts are nested too deep to read")
 
 
 def read_message(raw: bytes) -> Incoming:
-    msg = email.message_from_bytes(raw, policy=_POLICY)
-    name, addr = parseaddr(_header(msg, "From"))
-    sender = addr.strip().lower() if "@" in addr else ""
+    msg, body = _parse(raw)
+    found = read_sender([str(v) for v in msg.get_all("From") or []])
+    sender, name = found.address, found.name
+    if body is None:
+        try:
+            body = extract_body(msg)
+        except RecursionError:
+            body = Body("", (), "none", "the mail's parts are nested too deep to read")
     ids = _ids(_header(msg, "Message-ID"))
     message_id = ids[0] if ids else "sha256:" + hashlib.sha256(raw).hexdigest()
+    subject = _header(msg, "Subject")
     refs = _ids(_header(msg, "In-Reply-To")) + list(reversed(_ids(_header(msg, "References"))))
     seen: list[str] = []
     for r in refs:
@@ -92,19 +93,19 @@ def read_message(raw: bytes) -> Incoming:
     recipients = []
     for field_name in ("Delivered-To", "X-Original-To", "To", "Cc", "Envelope-To"):
         for value in msg.get_all(field_name) or []:
-            for _, a in getaddresses([str(value)]):
+            for _, a in getaddresses([str(value)[:MAX_HEADER]]):
                 if "@" in a:
                     recipients.append(a.strip().lower())
     return Incoming(
         raw=raw,
         message_id=message_id,
         sender=sender,
-        sender_name=name.strip(),
-        subject=_header(msg, "Subject"),
+        sender_name=name,
+        subject=subject,
         recipients=tuple(recipients),
         references=tuple(seen),
-        automatic=_automatic(msg, sender),
-        body=extract_body(msg),
+        automatic=automatic(msg, sender, subject, found.problem),
+        body=body,
         message=msg,
     )
 

@@ -60,8 +60,9 @@ _NOTATION = re.compile(
     r"^(\d+\s*(\.|…)|[PE][a-lA-L1](1[0-2]|[1-9lI])[a-lA-L1]|[BP][a-lA-L1](1[0-2]|[1-9])\b|"
     r"R[a-lA-L1](1[0-2]|[1-9])\s*\(|pass\s*$)",
 )
-_SUBJECT_PREFIX = re.compile(r"^\s*((re|aw|sv|fwd?|wg|tr)\s*(\[\d+\])?\s*:\s*)+", re.I)
-_TAG = re.compile(r"\[realm[^\]]*\]", re.I)
+# no two "\s*" side by side, no "[^\]]*" that runs over the next "[": linear on any subject
+_SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)(?:\s*\[\d+\])?\s*:\s*)+", re.I)
+_TAG = re.compile(r"\[realm[^\[\]]*\]", re.I)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,9 @@ _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 TOKEN_LENGTH = 8
 _TAG = re.compile(r"\[realm\s+g(\d+)-([wb])(?:-([a-z0-9]+))?\]", re.I)
 _PLUS = re.compile(r"\+g(\d+)-([wb])-([a-z0-9]+)@", re.I)
-_KEY_LINE = re.compile(r"^\s*key\s*[:=]?\s*([a-z0-9]{4,32})\s*$", re.I)
+#: the key itself; the words around it are read without a pattern (``\s*[:=]?\s*`` was
+#: quadratic on a line of spaces)
+_KEY = re.compile(r"[a-z0-9]{4,32}")
 
 
 def new_token() -> str:
@@ -58,8 +60,14 @@ def claims_in_addresses(addresses: tuple[str, ...]) -> list[Claim]:
 
 
 def key_in_line(text: str) -> str | None:
-    m = _KEY_LINE.match(text)
-    return m.group(1).lower() if m else None
+    """The key of a ``key k3x9qpma`` line (also ``key: ...``, ``key=...``), or None."""
+    words = text.strip()
+    if len(words) > 60 or words[:3].lower() != "key":
+        return None
+    rest = words[3:].lstrip()
+    if rest[:1] in (":", "="):
+        rest = rest[1:].lstrip()
+    return rest.lower() if _KEY.fullmatch(rest.lower()) else None
 
 
 def same_token(a: str | None, b: str) -> bool:
