@@ -25,6 +25,7 @@ REVIEWED = {
     r"'(?<!\\s)\\s*([+/])\\s*'": "a run of spaces is tried from its start only",
     r"'(\\d{4}-\\d{2}-\\d{2})(?:[ T](\\d{1,2}):(\\d{2}))?(?:\\s*UTC)?'": "fullmatch, bounded",
     r"'[\\s,;]+'": "one character class",
+    r"'\\S+'": "one character class",
     r"'(\\d+)\\+(\\d+)'": "fullmatch on one word",
     r"'^\\s*On\\s.*\\d'": "anchored match: one start, one backtrack over the line",
     r"'^\\s*(-{2,}\\s*Original Message\\s*-{2,}|-{2,}\\s*Forwarded message\\s*-{2,}|Begin "
