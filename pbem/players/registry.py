@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.players import realm
+from pbem.players import modern, oriental, realm
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +28,10 @@ class Policy:
 
 POLICIES: dict[str, Policy] = {
     "realm": Policy("realm", realm.play_random_game, realm.random_ruleset, realm.MAX_TURNS),
+    "oriental": Policy(
+        "oriental", oriental.play_random_game, oriental.random_ruleset, oriental.MAX_TURNS
+    ),
+    "modern": Policy("modern", modern.play_random_game, modern.random_ruleset, modern.MAX_TURNS),
 }
 
 

@@ -61,6 +61,8 @@ written square that is no square. Nothing returns None for failure.
     ``has_legal_turn(position) -> bool``  may the side to move do anything but pass?
     ``pass_text(position) -> ActionText | None``  the pass to write when the side
         to move has no legal turn (the referee writes it by itself); None if it has one.
+    ``must_continue(state) -> bool``  must it take another before ``finish_turn``
+        (Modern: a mobile piece of the turn's Realm can still leave)? Default False.
     ``can_continue(state) -> bool``  may the turn under way take another action
         (Featured Dispersals, Classic double moves, Oriental and Modern multi-move
         turns)? False once the turn is complete or the game ended inside it.
@@ -262,6 +264,11 @@ class Game(ABC):
 
     @abstractmethod
     def can_continue(self, state: Any) -> bool: ...
+
+    def must_continue(self, state: Any) -> bool:
+        """Must the turn under way take another action before it can be finished (a
+        Modern turn moves out every mobile piece of its Realm that can leave)?"""
+        return False
 
     @abstractmethod
     def legal_by_piece(self, position: Any) -> list[PieceMoves]: ...

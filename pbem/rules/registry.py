@@ -11,6 +11,8 @@ from pbem.errors import RulesetError
 from pbem.rules.classic.game import ClassicGame
 from pbem.rules.game import Game
 from pbem.rules.medieval.game import MedievalGame
+from pbem.rules.modern.game import ModernGame
+from pbem.rules.oriental.game import OrientalGame
 from pbem.rules.realm.game import FeaturedGame
 
 #: every game, the Featured Game first; one line per game
@@ -20,6 +22,8 @@ _GAMES: dict[str, Game] = {
         FeaturedGame(),
         ClassicGame(),
         MedievalGame(),
+        OrientalGame(),
+        ModernGame(),
     )
 }
 

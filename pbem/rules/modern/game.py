@@ -1,0 +1,445 @@
+"""Modern Realm behind the one game interface (``pbem.rules.game``).
+
+A thin adapter over this package's engine. A written move names its start, every
+square it turns on, and its stop (``Pc4d4d6``); a capture writes the HQ first and
+then the dislodge (``Eb5b7(Bb8,xEa9)``). The HQ is forced, so a record may leave it
+out (inferred with a warning); the dislodge square is a choice, inferred only where
+there is one vacant square. One opening piece has thousands of lines, so the
+listings here are capped (``LINES_PER_PIECE``): captures first, then an even sample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from pbem.errors import Diagnostic, RuleError
+from pbem.rules.game import (
+    ActionRuleError,
+    Game,
+    Phase,
+    PieceMoves,
+    PieceStyle,
+    PieceTable,
+    Resolved,
+)
+from pbem.rules.geometry import (
+    BORDER_SQUARES,
+    CENTER,
+    REALM_OF,
+    SQUARE_NAMES,
+    parse_square,
+    square_name,
+)
+from pbem.rules.modern import turns
+from pbem.rules.modern.lines import Line, Realms, lines_by_realm, lines_from
+from pbem.rules.modern.pieces import AGENT, COUNTER_AGENT, HQ, TARGETS, name_of
+from pbem.rules.modern.position import Position, initial_position
+from pbem.rules.modern.rules import MODERN, OPTION_HELP, ModernRules, modern_rules
+from pbem.rules.modern.turns import Dislodged, HQPlaced, Move, Pass, Placement
+from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.repairs import resolve_with_repairs, square_at
+from pbem.rules.written import (
+    SQUARE_TEXTS,
+    ActionText,
+    EventText,
+    MoveText,
+    PassText,
+    PlacementText,
+    format_action,
+)
+
+#: legal_actions lists at most this many lines of one piece (captures first)
+LINES_PER_PIECE = 60
+_KIND_OF = {"E": Kind.ENFORCER, "P": Kind.POWER, "B": Kind.BASE}
+_RESULTS = ("1-0", "0-1", "1/2-1/2")
+PIECE_BY_CODE: dict[str, Piece] = {
+    f"{s.letter}{k}": {"E": AGENT, "P": COUNTER_AGENT, "B": HQ}[k][s]
+    for s in Side
+    for k in ("E", "P", "B")
+}
+_END_WORDS = {
+    "targets": "a side's HQs stand on all eight Centers of its Target Realms",
+    "no-legal-turn": "neither side can move",
+    "resigned": "resignation",
+    "forfeit": "forfeit",
+    "draw": "a draw agreed",
+    "adjudicated": "adjudication",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ModernTurn:
+    start: Position
+    moves: turns.TurnState | None = None
+    done: Position | None = None
+
+
+def move_text(move: Move, board: Any, events: Sequence[Any] = ()) -> MoveText:
+    """A Move as written, with the events that happened (HQ first, then the dislodge)."""
+    p = board[move.frm]
+    written = []
+    for ev in events:
+        if isinstance(ev, HQPlaced):
+            written.append(EventText("", "B", SQUARE_TEXTS[ev.square]))
+        elif isinstance(ev, Dislodged):
+            q = board[ev.square]
+            written.append(EventText("x", q.kind.value, SQUARE_TEXTS[ev.to]))
+    return MoveText(
+        p.kind.value, tuple(SQUARE_TEXTS[s] for s in move.squares), tuple(written) or None
+    )
+
+
+def canonical_of(resolved: Resolved) -> ActionText:
+    action = resolved.action
+    if isinstance(action, Move):
+        return move_text(action, resolved.board, resolved.events)
+    if isinstance(action, Placement):
+        return PlacementText(action.kind.value, SQUARE_TEXTS[action.square])
+    return PassText()
+
+
+def line_moves(board: Any, line: Line) -> list[Move]:
+    """Every complete Move of a line: one per dislodge square where a piece is dislodged."""
+    if not line.capture:
+        return [Move(line.frm, line.to, line.via)]
+    center = CENTER[REALM_OF[line.to]]
+    if board[center] is None:
+        return [Move(line.frm, line.to, line.via, hq=center)]
+    return [
+        Move(line.frm, line.to, line.via, hq=center, dislodge=s)
+        for s in BORDER_SQUARES[REALM_OF[line.to]]
+        if board[s] is None
+    ]
+
+
+def _sample(lines: list[Line], cap: int) -> list[Line]:
+    """Captures first, then the other lines evenly spaced: at most ``cap``."""
+    captures = [line for line in lines if line.capture][:cap]
+    others = [line for line in lines if not line.capture]
+    room = cap - len(captures)
+    if len(others) > room > 0:
+        step = len(others) / room
+        others = [others[int(i * step)] for i in range(room)]
+    return captures + others[: max(room, 0)]
+
+
+class ModernGame(Game):
+    name: ClassVar[str] = "modern"
+    title: ClassVar[str] = "Modern Realm"
+    json_name: ClassVar[str] = "modern"
+    facing: ClassVar[bool] = False
+    option_help: ClassVar[Mapping[str, str]] = OPTION_HELP
+    pieces: ClassVar[PieceTable] = PieceTable(
+        (
+            PieceStyle("B", "HQ", "HQs", "square", "B"),
+            PieceStyle("P", "Counter-Agent", "Counter-Agents", "star", "P"),
+            PieceStyle("E", "Agent", "Agents", "disc", "E"),
+        )
+    )
+
+    # -- rulesets -----------------------------------------------------------------------
+    def default_ruleset(self) -> ModernRules:
+        return MODERN
+
+    def ruleset_from(
+        self, options: Mapping[str, Any], parent: Any = None, name: str | None = None
+    ) -> ModernRules:
+        merged = (parent or MODERN).options()
+        merged.update(options)
+        if name is not None:
+            merged["name"] = name
+        elif "name" not in options and options:
+            merged["name"] = "+".join(
+                [merged["name"], *(f"{k}={v}" for k, v in sorted(options.items()))]
+            )
+        return modern_rules(merged)
+
+    def option_range(self, option: str) -> str:
+        return "standard, placement, or a map from square to piece"
+
+    # -- play ------------------------------------------------------------------------------
+    def initial(self, ruleset: Any) -> Position:
+        return initial_position(ruleset)
+
+    def begin_turn(self, position: Position, actions: Sequence[ActionText] = ()) -> ModernTurn:
+        if position.phase is Phase.OVER:
+            turns.check_playing(position)
+        if len(actions) > 1:
+            for i, a in enumerate(actions):
+                if not isinstance(a, MoveText):
+                    raise ActionRuleError(
+                        "turn.single",
+                        "a placement or a pass is the whole turn: nothing else may be joined "
+                        "to it with a comma",
+                        index=i,
+                    )
+        return ModernTurn(position)
+
+    def resolve_action(self, state: ModernTurn, text: ActionText) -> tuple[ModernTurn, Resolved]:
+        position = state.start
+        if state.done is not None or (state.moves is not None and not isinstance(text, MoveText)):
+            raise RuleError(
+                "turn.single",
+                "a placement or a pass is the whole turn: nothing else may be joined to it "
+                "with a comma",
+            )
+        if isinstance(text, MoveText):
+            if text.off or len(text.squares) < 2:
+                raise RuleError(
+                    "move.squares",
+                    "a Modern move names the square it starts on, every square it turns on, "
+                    "and the square it stops on, like Ed4d9 or Pc4d4d6; nothing leaves the "
+                    "board",
+                )
+            moves = state.moves or turns.begin_turn(position)
+            after, resolved = resolve_with_repairs(
+                text, lambda names: _attempt_move(moves, text, names)
+            )
+            return replace(state, moves=after), resolved
+        if isinstance(text, PlacementText):
+            kind = _KIND_OF.get(text.piece, Kind.BASE)
+
+            def attempt(names: list[str]) -> tuple[Position, Resolved]:
+                action = Placement(kind, square_at(names[0]))
+                after, events = turns.apply_placement(position, action)
+                return after, Resolved(action, tuple(events), position.board,
+                                       writer=canonical_of)
+
+            done, resolved = resolve_with_repairs(text, attempt)
+            return replace(state, done=done), resolved
+        if isinstance(text, PassText):
+            after, events = turns.apply_pass(position)
+            return replace(state, done=after), Resolved(
+                Pass(), tuple(events), position.board, writer=canonical_of
+            )
+        raise RuleError(
+            "turn.kind",
+            f"{format_action(text)} is not a turn of Modern Realm: a turn moves pieces out of "
+            "one Realm, or places a piece during set-up, or passes",
+        )
+
+    def state_position(self, state: ModernTurn) -> Position:
+        if state.done is not None:
+            return state.done
+        return state.moves.position if state.moves is not None else state.start
+
+    def finish_turn(self, state: ModernTurn) -> Position:
+        if state.done is not None:
+            return state.done
+        return turns.finish_turn(state.moves or turns.begin_turn(state.start))
+
+    def _movers(self, state: ModernTurn) -> list[int]:
+        """The pieces that may move next in the turn under way."""
+        if state.moves is None:
+            return turns.movable(state.start, state.start.to_move)
+        moves = state.moves
+        if moves.over:
+            return []
+        realms = Realms(moves.position.board, moves.position.to_move)
+        return [s for s in sorted(moves.pending) if next(lines_from(realms, s), None)]
+
+    def can_continue(self, state: ModernTurn) -> bool:
+        if state.done is not None:
+            return False
+        if state.moves is None:
+            return True
+        return bool(self._movers(state))
+
+    def must_continue(self, state: ModernTurn) -> bool:
+        """A Modern turn moves out every mobile piece of its Realm that can leave."""
+        return state.done is None and state.moves is not None and bool(self._movers(state))
+
+    def legal_actions(self, state: ModernTurn) -> list[ActionText]:
+        if state.done is not None:
+            return []
+        position = self.state_position(state)
+        if state.moves is None:
+            if position.phase is Phase.SETUP:
+                side = position.to_move
+                own = [p for p in position.board if p is not None and p.side is side]
+                kinds = [Kind.ENFORCER] if sum(p.kind is Kind.ENFORCER for p in own) < 7 else []
+                if not any(p.kind is Kind.POWER for p in own):
+                    kinds.append(Kind.POWER)
+                return [
+                    PlacementText(k.value, SQUARE_TEXTS[s])
+                    for k in kinds
+                    for s in turns.placeable_squares(position, side)
+                ]
+            if position.phase is not Phase.PLAY:
+                return []
+            if not turns.has_legal_turn(position, position.to_move):
+                return [PassText()]
+        board = position.board
+        realms = Realms(board, position.to_move)
+        out: list[ActionText] = []
+        for s in self._movers(state):
+            for line in _sample(list(lines_from(realms, s)), LINES_PER_PIECE):
+                for m in line_moves(board, line):
+                    out.append(_with_events(m, board))
+        return out
+
+    def has_legal_turn(self, position: Position) -> bool:
+        if position.phase is Phase.SETUP:
+            return True
+        return position.phase is Phase.PLAY and turns.has_legal_turn(position, position.to_move)
+
+    def pass_text(self, position: Position) -> ActionText | None:
+        if position.phase is not Phase.PLAY or turns.has_legal_turn(position, position.to_move):
+            return None
+        return PassText()
+
+    def legal_by_piece(self, position: Position) -> list[PieceMoves]:
+        """Per movable piece: one example line per Realm it can end in (captures first
+        where there are), and the count of all its lines."""
+        if position.phase is not Phase.PLAY:
+            return []
+        board = position.board
+        realms = Realms(board, position.to_move)
+        out = []
+        for s in turns.movable(position, position.to_move):
+            groups = lines_by_realm(realms, s, cap=3)
+            examples = []
+            for g in groups:
+                line = next((x for x in g.examples if x.capture), g.examples[0])
+                examples.append(format_action(_with_events(line_moves(board, line)[0], board)))
+            out.append(PieceMoves(s, board[s], tuple(examples), sum(g.count for g in groups)))  # type: ignore[arg-type]
+        return out
+
+    # -- the end --------------------------------------------------------------------------
+    def score(self, position: Position) -> str:
+        w, b = (
+            sum(position.board[CENTER[r]] == HQ[s] for r in TARGETS[s]) for s in Side
+        )
+        return f"HQs on Target Centers: White {w} of 8, Black {b} of 8"
+
+    def end_words(self, position: Position) -> str:
+        return _END_WORDS.get(position.end or "", position.end or "unfinished")
+
+    def resign(self, position: Position, side: Side) -> Position:
+        return _over(position, "resigned", turns.WIN[side.other])
+
+    def forfeit(self, position: Position, side: Side) -> Position:
+        return _over(position, "forfeit", turns.WIN[side.other])
+
+    def draw(self, position: Position) -> Position:
+        return _over(position, "draw", turns.DRAW)
+
+    def adjudicate(self, position: Position, result: str) -> Position:
+        if result not in _RESULTS:
+            raise RuleError(
+                "end.result", f"a result is one of {', '.join(_RESULTS)}, not {result!r}"
+            )
+        return _over(position, "adjudicated", result)
+
+    # -- interchange ----------------------------------------------------------------------
+    def position_to_json(self, pos: Position) -> dict[str, Any]:
+        return {
+            "game": self.json_name,
+            "phase": pos.phase.value,
+            "to_move": None if pos.phase is Phase.OVER else pos.to_move.key,
+            "board": {
+                SQUARE_NAMES[s]: p.side.letter + p.kind.value
+                for s, p in enumerate(pos.board)
+                if p is not None
+            },
+            "supply": {s.key: {"B": pos.supply[s]} for s in Side},
+            "result": pos.result,
+        }
+
+    def position_from_json(self, data: Mapping[str, Any]) -> Position:
+        board: list[Piece | None] = [None] * len(SQUARE_NAMES)
+        for name, code in data["board"].items():
+            board[parse_square(name)] = PIECE_BY_CODE[code]
+        phase = Phase(data["phase"])
+        supply = data["supply"]
+        return Position(
+            ModernRules(setup="placement" if phase is Phase.SETUP else "standard"),
+            tuple(board),
+            phase,
+            Side.BLACK if data.get("to_move") == "black" else Side.WHITE,
+            supply=(supply["white"]["B"], supply["black"]["B"]),
+            result=data.get("result"),
+        )
+
+
+def _with_events(move: Move, board: Any) -> MoveText:
+    """A complete Move (its capture's events known) written with them."""
+    events: list[Any] = []
+    if move.hq is not None:
+        events.append(HQPlaced(board[move.frm].side, move.hq))
+        if move.dislodge is not None:
+            events.append(Dislodged(board[move.hq].side, move.hq, move.dislodge))
+    return move_text(move, board, events)
+
+
+def _attempt_move(
+    state: turns.TurnState, text: MoveText, names: list[str]
+) -> tuple[turns.TurnState, Resolved]:
+    position = state.position
+    board = position.board
+    n = len(text.squares)
+    squares = tuple(square_at(name) for name in names[:n])
+    p = board[squares[0]]
+    if p is not None and p.kind.value != text.piece:
+        wrote = {"E": "an Agent", "P": "a Counter-Agent", "B": "an HQ"}.get(
+            text.piece, f"piece {text.piece}"
+        )
+        raise RuleError(
+            "move.letter",
+            f"the piece on {square_name(squares[0])} is the {name_of(p)}, written "
+            f"{p.kind.value}, not {wrote} ({text.piece})",
+        )
+    hq = dislodge = None
+    order = []
+    for e, name in zip(text.events or (), names[n:], strict=True):
+        sq = square_at(name)
+        if e.prefix == "" and e.piece == "B" and e.facing is None and hq is None:
+            hq = sq
+            order.append("B")
+        elif e.prefix == "x" and e.piece in ("E", "P") and e.facing is None and dislodge is None:
+            dislodge = sq
+            order.append("x")
+        else:
+            raise RuleError(
+                "event.unknown",
+                f"({e.prefix}{e.piece}{e.square.text}{e.facing or ''}) is not an event of "
+                "Modern Realm: a capture writes the HQ put on the Center, like (Bb8), and "
+                "then where the dislodged piece goes, like (xEa9)",
+            )
+    move = Move(squares[0], squares[-1], squares[1:-1], hq, dislodge)
+    after, events = turns.apply_move(state, move)
+    done = Move(
+        move.frm, move.to, move.via,
+        next((e.square for e in events if isinstance(e, HQPlaced)), None),
+        next((e.to for e in events if isinstance(e, Dislodged)), None),
+    )
+    warnings: list[Diagnostic] = []
+    label = format_action(move_text(Move(move.frm, move.to, move.via), board))
+    missing = []
+    if done.hq is not None and hq is None:
+        missing.append(f"B{square_name(done.hq)}")
+    if done.dislodge is not None and dislodge is None:
+        missing.append(f"xE{square_name(done.dislodge)}")
+    if missing:
+        warnings.append(Diagnostic(
+            "infer.event",
+            f"the record leaves out ({','.join(missing)}), which the rules force after "
+            f"{label} (there is no other choice); inferred",
+            text.span,
+        ))
+    elif order == ["x", "B"]:
+        warnings.append(Diagnostic(
+            "repair.event-order",
+            f"the events after {label} happen in the order (HQ first, then the dislodge): "
+            f"{format_action(move_text(done, board, events))[len(label):]}",
+            text.span,
+        ))
+    return after, Resolved(done, tuple(events), board, tuple(warnings), writer=canonical_of)
+
+
+def _over(position: Position, end: str, result: str) -> Position:
+    if position.phase is Phase.OVER:
+        raise RuleError("turn.game-over", "the game is over already")
+    return position.replace(phase=Phase.OVER, end=end, result=result)

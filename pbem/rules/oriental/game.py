@@ -1,0 +1,376 @@
+"""Oriental Realm behind the one game interface (``pbem.rules.game``).
+
+A thin adapter over this package's engine: written actions are resolved against the
+position (look-alike squares repaired with a warning), moves are written back, and
+positions go to and from JSON. The JSON carries the Warning Option's threatened
+groups (``warning``) when the ruleset has the option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from pbem.errors import RuleError
+from pbem.rules.game import (
+    ActionRuleError,
+    Game,
+    Phase,
+    PieceMoves,
+    PieceStyle,
+    PieceTable,
+    Resolved,
+)
+from pbem.rules.geometry import SQUARE_NAMES, parse_square, square_name
+from pbem.rules.oriental import turns
+from pbem.rules.oriental.pieces import EMPEROR, MANDARIN, name_of
+from pbem.rules.oriental.position import Position, initial_position
+from pbem.rules.oriental.rules import OPTION_HELP, ORIENTAL, OrientalRules, oriental_rules
+from pbem.rules.oriental.turns import Move, Pass, Placement
+from pbem.rules.oriental.warning import warnings
+from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.repairs import resolve_with_repairs, square_at
+from pbem.rules.written import (
+    SQUARE_TEXTS,
+    ActionText,
+    MoveText,
+    PassText,
+    PlacementText,
+    format_action,
+)
+
+_KIND_OF = {"E": Kind.ENFORCER, "P": Kind.POWER}
+_RESULTS = ("1-0", "0-1", "1/2-1/2")
+PIECE_BY_CODE: dict[str, Piece] = {
+    f"{s.letter}{k}": (EMPEROR if k == "P" else MANDARIN)[s] for s in Side for k in ("E", "P")
+}
+_END_WORDS = {
+    "surrounded": "a group was surrounded",
+    "no-legal-turn": "neither side can move",
+    "resigned": "resignation",
+    "forfeit": "forfeit",
+    "draw": "a draw agreed",
+    "adjudicated": "adjudication",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class OrientalTurn:
+    """A turn under way: ``moves`` once a move was played, ``done`` once a placement or
+    a pass (each a whole turn) was."""
+
+    start: Position
+    moves: turns.TurnState | None = None
+    done: Position | None = None
+
+
+def action_text(action: Move | Placement | Pass, board: Any) -> ActionText:
+    if isinstance(action, Move):
+        p = board[action.frm]
+        return MoveText(p.kind.value, (SQUARE_TEXTS[action.frm], SQUARE_TEXTS[action.to]))
+    if isinstance(action, Placement):
+        return PlacementText(action.kind.value, SQUARE_TEXTS[action.square])
+    return PassText()
+
+
+def canonical_of(resolved: Resolved) -> ActionText:
+    return action_text(resolved.action, resolved.board)
+
+
+def group_words(group: Sequence[int]) -> str:
+    return ", ".join(square_name(s) for s in group)
+
+
+def warning_words(position: Position) -> list[str]:
+    """The Warning Option's notices for the side to move, in words (empty without it)."""
+    side = position.to_move
+    return [
+        f"Warning: {side.title}'s group on {group_words(g)} can be surrounded on "
+        f"{side.other.title}'s next turn"
+        if len(g) > 1
+        else f"Warning: {side.title}'s {name_of(position.board[g[0]])} on {square_name(g[0])} "  # type: ignore[arg-type]
+        f"can be surrounded on {side.other.title}'s next turn"
+        for g in warnings(position)
+    ]
+
+
+class OrientalGame(Game):
+    name: ClassVar[str] = "oriental"
+    title: ClassVar[str] = "Oriental Realm"
+    json_name: ClassVar[str] = "oriental"
+    facing: ClassVar[bool] = False
+    option_help: ClassVar[Mapping[str, str]] = OPTION_HELP
+    pieces: ClassVar[PieceTable] = PieceTable(
+        (
+            PieceStyle("P", "Emperor", "Emperors", "crown", "P"),
+            PieceStyle("E", "Mandarin", "Mandarins", "disc", "E"),
+        )
+    )
+
+    # -- rulesets -----------------------------------------------------------------------
+    def default_ruleset(self) -> OrientalRules:
+        return ORIENTAL
+
+    def ruleset_from(
+        self, options: Mapping[str, Any], parent: Any = None, name: str | None = None
+    ) -> OrientalRules:
+        merged = (parent or ORIENTAL).options()
+        merged.update(options)
+        if name is not None:
+            merged["name"] = name
+        elif "name" not in options and options:
+            merged["name"] = "+".join(
+                [merged["name"], *(f"{k}={v}" for k, v in sorted(options.items()))]
+            )
+        return oriental_rules(merged)
+
+    def option_range(self, option: str) -> str:
+        if option == "setup":
+            return "standard, placement, or a map from square to piece"
+        return "true or false"
+
+    # -- play ------------------------------------------------------------------------------
+    def initial(self, ruleset: Any) -> Position:
+        return initial_position(ruleset)
+
+    def begin_turn(self, position: Position, actions: Sequence[ActionText] = ()) -> OrientalTurn:
+        if position.phase is Phase.OVER:
+            turns.check_playing(position)
+        if len(actions) > 1:
+            for i, a in enumerate(actions):
+                if not isinstance(a, MoveText):
+                    raise ActionRuleError(
+                        "turn.single",
+                        "a placement or a pass is the whole turn: nothing else may be joined "
+                        "to it with a comma",
+                        index=i,
+                    )
+        return OrientalTurn(position)
+
+    def resolve_action(
+        self, state: OrientalTurn, text: ActionText
+    ) -> tuple[OrientalTurn, Resolved]:
+        position = state.start
+        if state.done is not None or (state.moves is not None and not isinstance(text, MoveText)):
+            raise RuleError(
+                "turn.single",
+                "a placement or a pass is the whole turn: nothing else may be joined to it "
+                "with a comma",
+            )
+        if isinstance(text, MoveText):
+            if text.off or len(text.squares) != 2:
+                raise RuleError(
+                    "move.squares",
+                    "an Oriental move goes in one straight line: it names the square it "
+                    "starts on and the square it stops on, like Ed4d9",
+                )
+            if text.events:
+                raise RuleError(
+                    "event.none",
+                    "nothing is captured, created or dislodged in Oriental Realm: a move is "
+                    "written without events in parentheses, like Ed4d9",
+                )
+            moves = state.moves or turns.begin_turn(position)
+
+            def attempt_move(names: list[str]) -> tuple[turns.TurnState, Resolved]:
+                frm, to = square_at(names[0]), square_at(names[1])
+                board = moves.position.board
+                _check_letter(board, text.piece, frm)
+                after, events = turns.apply_move(moves, Move(frm, to))
+                return after, Resolved(Move(frm, to), tuple(events), board, writer=canonical_of)
+
+            after, resolved = resolve_with_repairs(text, attempt_move)
+            return replace(state, moves=after), resolved
+        if isinstance(text, PlacementText):
+            kind = _KIND_OF.get(text.piece)
+            if kind is None:
+                raise RuleError(
+                    "setup.piece",
+                    f"{text.piece}{text.square.text}: Oriental Realm has Mandarins (E) and an "
+                    "Emperor (P) only",
+                )
+
+            def attempt(names: list[str]) -> tuple[Position, Resolved]:
+                action = Placement(kind, square_at(names[0]))
+                after, events = turns.apply_placement(position, action)
+                return after, Resolved(action, tuple(events), position.board,
+                                       writer=canonical_of)
+
+            done, resolved = resolve_with_repairs(text, attempt)
+            return replace(state, done=done), resolved
+        if isinstance(text, PassText):
+            after, events = turns.apply_pass(position)
+            return replace(state, done=after), Resolved(
+                Pass(), tuple(events), position.board, writer=canonical_of
+            )
+        raise RuleError(
+            "turn.kind",
+            f"{format_action(text)} is not a turn of Oriental Realm: a turn is one or more "
+            "moves from one Realm, a placement during set-up, or a pass",
+        )
+
+    def state_position(self, state: OrientalTurn) -> Position:
+        if state.done is not None:
+            return state.done
+        return state.moves.position if state.moves is not None else state.start
+
+    def finish_turn(self, state: OrientalTurn) -> Position:
+        if state.done is not None:
+            return state.done
+        return turns.finish_turn(state.moves or turns.begin_turn(state.start))
+
+    def can_continue(self, state: OrientalTurn) -> bool:
+        if state.done is not None:
+            return False
+        if state.moves is None:
+            return True
+        return not state.moves.over and bool(self._next_moves(state.moves))
+
+    def _next_moves(self, moves: turns.TurnState) -> list[Move]:
+        board = moves.position.board
+        pending = moves.pending if moves.realm is not None else None
+        out = []
+        for s, p in enumerate(board):
+            if p is None or p.side is not moves.position.to_move:
+                continue
+            if pending is not None and s not in pending:
+                continue
+            out.extend(Move(s, t) for t in turns.destinations(board, s))
+        return out
+
+    def legal_actions(self, state: OrientalTurn) -> list[ActionText]:
+        if state.done is not None:
+            return []
+        position = state.start
+        if state.moves is None:
+            if position.phase is Phase.SETUP:
+                side = position.to_move
+                return [
+                    PlacementText(k.value, SQUARE_TEXTS[s])
+                    for k in turns.placeable_kinds(position, side)
+                    for s in turns.placeable_squares(position)
+                ]
+            if position.phase is not Phase.PLAY:
+                return []
+            found = self._next_moves(turns.begin_turn(position))
+            if not found:
+                return [PassText()]
+            return [action_text(m, position.board) for m in found]
+        if state.moves.over:
+            return []
+        board = state.moves.position.board
+        return [action_text(m, board) for m in self._next_moves(state.moves)]
+
+    def has_legal_turn(self, position: Position) -> bool:
+        if position.phase is Phase.SETUP:
+            return True
+        return position.phase is Phase.PLAY and turns.has_legal_turn(position, position.to_move)
+
+    def pass_text(self, position: Position) -> ActionText | None:
+        if position.phase is not Phase.PLAY or turns.has_legal_turn(position, position.to_move):
+            return None
+        return PassText()
+
+    def legal_by_piece(self, position: Position) -> list[PieceMoves]:
+        if position.phase is not Phase.PLAY:
+            return []
+        board = position.board
+        out = []
+        for s, p in enumerate(board):
+            if p is None or p.side is not position.to_move:
+                continue
+            texts = tuple(
+                format_action(action_text(Move(s, t), board)) for t in turns.destinations(board, s)
+            )
+            if texts:
+                out.append(PieceMoves(s, p, texts, len(texts)))
+        return out
+
+    # -- the end --------------------------------------------------------------------------
+    def score(self, position: Position) -> str:
+        if position.end == "surrounded" and position.surrounded:
+            loser = position.board[position.surrounded[0]]
+            assert loser is not None
+            return f"{loser.side.other.title} surrounded {loser.side.title}'s " + (
+                f"group on {group_words(position.surrounded)}"
+                if len(position.surrounded) > 1
+                else f"{name_of(loser)} on {square_name(position.surrounded[0])}"
+            )
+        w, b = (len(position.pieces_of(s)) for s in Side)
+        return f"nobody surrounded: White {w} pieces, Black {b}"
+
+    def end_words(self, position: Position) -> str:
+        return _END_WORDS.get(position.end or "", position.end or "unfinished")
+
+    def resign(self, position: Position, side: Side) -> Position:
+        return _over(position, "resigned", turns.WIN[side.other])
+
+    def forfeit(self, position: Position, side: Side) -> Position:
+        return _over(position, "forfeit", turns.WIN[side.other])
+
+    def draw(self, position: Position) -> Position:
+        return _over(position, "draw", turns.DRAW)
+
+    def adjudicate(self, position: Position, result: str) -> Position:
+        if result not in _RESULTS:
+            raise RuleError(
+                "end.result", f"a result is one of {', '.join(_RESULTS)}, not {result!r}"
+            )
+        return _over(position, "adjudicated", result)
+
+    # -- interchange ----------------------------------------------------------------------
+    def position_to_json(self, pos: Position) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "game": self.json_name,
+            "phase": pos.phase.value,
+            "to_move": None if pos.phase is Phase.OVER else pos.to_move.key,
+            "board": {
+                SQUARE_NAMES[s]: p.side.letter + p.kind.value
+                for s, p in enumerate(pos.board)
+                if p is not None
+            },
+        }
+        if pos.ruleset.warning:
+            data["warning"] = [[square_name(s) for s in g] for g in warnings(pos)]
+        if pos.surrounded:
+            data["surrounded"] = [square_name(s) for s in pos.surrounded]
+        data["result"] = pos.result
+        return data
+
+    def position_from_json(self, data: Mapping[str, Any]) -> Position:
+        board: list[Piece | None] = [None] * len(SQUARE_NAMES)
+        for name, code in data["board"].items():
+            board[parse_square(name)] = PIECE_BY_CODE[code]
+        phase = Phase(data["phase"])
+        rules = OrientalRules(
+            setup="placement" if phase is Phase.SETUP else "standard",
+            warning="warning" in data,
+        )
+        return Position(
+            rules,
+            tuple(board),
+            phase,
+            Side.BLACK if data.get("to_move") == "black" else Side.WHITE,
+            result=data.get("result"),
+            end=data.get("end"),
+            surrounded=tuple(parse_square(s) for s in data.get("surrounded", ())),
+        )
+
+
+def _check_letter(board: Any, letter: str, sq: int) -> None:
+    p = board[sq]
+    if p is None or p.kind.value == letter:
+        return
+    wrote = {"E": "a Mandarin", "P": "an Emperor"}.get(letter, f"a piece {letter}")
+    raise RuleError(
+        "move.letter",
+        f"the piece on {square_name(sq)} is the {name_of(p)}, written {p.kind.value}, "
+        f"not {wrote} ({letter})",
+    )
+
+
+def _over(position: Position, end: str, result: str) -> Position:
+    if position.phase is Phase.OVER:
+        raise RuleError("turn.game-over", "the game is over already")
+    return position.replace(phase=Phase.OVER, end=end, result=result)

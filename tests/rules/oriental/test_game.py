@@ -1,0 +1,97 @@
+"""Oriental Realm through the game interface: written actions, the JSON, the warning."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.errors import RuleError
+from pbem.notation.format import format_action
+from pbem.notation.parse import parse_movetext
+from pbem.rules.oriental.game import OrientalGame, warning_words
+from pbem.rules.oriental.position import Position
+from pbem.rules.oriental.rules import OrientalRules
+from pbem.rules.pieces import Side
+from pbem.rules.registry import game_for
+from tests.family_diagram import board_from
+
+GAME = OrientalGame()
+W, B = Side.WHITE, Side.BLACK
+
+
+def action(text: str):
+    return parse_movetext(f"1.{text}").entries[0].white.actions[0]
+
+
+def play(position, *texts):
+    state = GAME.begin_turn(position, [action(t) for t in texts])
+    out = []
+    for t in texts:
+        state, resolved = GAME.resolve_action(state, action(t))
+        out.append(resolved)
+    return state, out
+
+
+def test_registered_under_its_name():
+    assert game_for("oriental").name == "oriental"
+    assert game_for("oriental").title == "Oriental Realm"
+
+
+def test_a_turn_of_two_moves_resolves_and_writes_back():
+    start = GAME.initial(GAME.default_ruleset())
+    state, resolved = play(start, "Ee5e7")
+    assert format_action(resolved[0].canonical()) == "Ee5e7"
+    after = GAME.finish_turn(state)
+    assert after.to_move is B and after.turn_label() == "1b"
+
+
+def test_a_wrong_letter_and_events_are_refused():
+    start = GAME.initial(GAME.default_ruleset())
+    with pytest.raises(RuleError) as info:
+        play(start, "Pe5e7")
+    assert info.value.code == "move.letter"
+    with pytest.raises(RuleError) as info:
+        play(start, "Ee5e7(xEe8)")
+    assert info.value.code == "event.none"
+
+
+def test_a_look_alike_square_is_repaired_with_a_warning():
+    start = GAME.initial(GAME.default_ruleset())
+    _, resolved = play(start, "EE5e7")
+    assert resolved[0].warnings and resolved[0].warnings[0].code == "repair.square"
+
+
+THREAT = """
+. . . E . .
+. . E e . .
+. . . E . .
+. . . . . .
+. . . . E .
+"""  # Black d4's last empty neighbour is e4; White e1 could close it
+
+
+def test_the_warning_is_in_the_json_and_in_words_exactly_when_there_is_a_threat():
+    rules = OrientalRules(warning=True)
+    threatened = Position(rules, board_from(THREAT), to_move=B)
+    data = GAME.position_to_json(threatened)
+    assert data["warning"] == [["d4"]]
+    assert warning_words(threatened) == [
+        "Warning: Black's Mandarin on d4 can be surrounded on White's next turn"
+    ]
+    safe = Position(rules, board_from(THREAT.replace("E .\n", ". .\n", 1)), to_move=B)
+    assert GAME.position_to_json(safe)["warning"] == []
+    assert warning_words(safe) == []
+    plain = Position(OrientalRules(), board_from(THREAT), to_move=B)
+    assert "warning" not in GAME.position_to_json(plain) and warning_words(plain) == []
+
+
+def test_json_round_trip_keeps_the_warning_option():
+    threatened = Position(OrientalRules(warning=True), board_from(THREAT), to_move=B)
+    data = GAME.position_to_json(threatened)
+    assert GAME.position_to_json(GAME.position_from_json(data)) == data
+
+
+def test_pass_only_without_a_move():
+    start = GAME.initial(GAME.default_ruleset())
+    assert GAME.pass_text(start) is None
+    with pytest.raises(RuleError):
+        play(start, "pass")
