@@ -307,6 +307,35 @@ class ModernGame(Game):
             out.append(PieceMoves(s, board[s], tuple(examples), sum(g.count for g in groups)))  # type: ignore[arg-type]
         return out
 
+    # -- words ------------------------------------------------------------------------------
+    def describe_action(self, resolved: Resolved, side: Side) -> str:
+        """One action in the game's own words."""
+        action = resolved.action
+        board = resolved.board
+        if isinstance(action, Move):
+            piece = board[action.frm]
+            assert piece is not None
+            who = name_of(piece)
+            text = f"{side.title}'s {who} from {square_name(action.frm)}"
+            if action.via:
+                text += " turning on " + ", ".join(square_name(s) for s in action.via) + ","
+            text += f" to {square_name(action.to)}"
+            for ev in resolved.events:
+                if isinstance(ev, HQPlaced):
+                    text += (
+                        f", captured the {square_name(ev.square)} Realm: an HQ on "
+                        f"{square_name(ev.square)}, the {who} leaves the game"
+                    )
+                elif isinstance(ev, Dislodged):
+                    held = board[ev.square]
+                    name = name_of(held) if held is not None else "piece"
+                    text += f"; {ev.side.title}'s {name} dislodged to {square_name(ev.to)}"
+            return text
+        if isinstance(action, Placement):
+            what = "his Counter-Agent" if action.kind is Kind.POWER else "an Agent"
+            return f"{side.title} placed {what} on {square_name(action.square)}"
+        return f"{side.title} passed: no mobile piece of his can move"
+
     # -- the end --------------------------------------------------------------------------
     def score(self, position: Position) -> str:
         w, b = (
@@ -314,8 +343,11 @@ class ModernGame(Game):
         )
         return f"HQs on Target Centers: White {w} of 8, Black {b} of 8"
 
-    def end_words(self, position: Position) -> str:
-        return _END_WORDS.get(position.end or "", position.end or "unfinished")
+    def end_words(self, position: Position, last_label: str | None = None) -> str:
+        words = _END_WORDS.get(position.end or "", position.end or "unfinished")
+        if position.end == "targets" and last_label:
+            return f"{words} (turn {last_label})"
+        return words
 
     def resign(self, position: Position, side: Side) -> Position:
         return _over(position, "resigned", turns.WIN[side.other])
@@ -347,6 +379,39 @@ class ModernGame(Game):
             "supply": {s.key: {"B": pos.supply[s]} for s in Side},
             "result": pos.result,
         }
+
+    def snapshot_data(self, pos: Position) -> dict[str, Any]:
+        """Everything in the position, as plain JSON values (the referee keeps one a turn)."""
+        return {
+            "ruleset": pos.ruleset.options(),
+            "board": {
+                SQUARE_NAMES[s]: p.side.letter + p.kind.value
+                for s, p in enumerate(pos.board)
+                if p is not None
+            },
+            "phase": pos.phase.value,
+            "to_move": pos.to_move.key,
+            "supply": list(pos.supply),
+            "ply": pos.ply,
+            "result": pos.result,
+            "end": pos.end,
+        }
+
+    def position_from_snapshot(self, data: Mapping[str, Any]) -> Position:
+        board: list[Piece | None] = [None] * len(SQUARE_NAMES)
+        for name, code in data["board"].items():
+            board[parse_square(name)] = PIECE_BY_CODE[code]
+        white, black = data["supply"]
+        return Position(
+            modern_rules(data["ruleset"]),
+            tuple(board),
+            Phase(data["phase"]),
+            Side.BLACK if data["to_move"] == "black" else Side.WHITE,
+            (int(white), int(black)),
+            int(data["ply"]),
+            data["result"],
+            data["end"],
+        )
 
     def position_from_json(self, data: Mapping[str, Any]) -> Position:
         board: list[Piece | None] = [None] * len(SQUARE_NAMES)

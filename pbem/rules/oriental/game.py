@@ -287,6 +287,32 @@ class OrientalGame(Game):
                 out.append(PieceMoves(s, p, texts, len(texts)))
         return out
 
+    # -- words ------------------------------------------------------------------------------
+    def describe_action(self, resolved: Resolved, side: Side) -> str:
+        """One action in the game's own words."""
+        action = resolved.action
+        if isinstance(action, Move):
+            piece = resolved.board[action.frm]
+            assert piece is not None
+            text = (
+                f"{side.title}'s {name_of(piece)} from {square_name(action.frm)} to "
+                f"{square_name(action.to)}"
+            )
+            for ev in resolved.events:
+                if isinstance(ev, turns.Surrounded):
+                    text += ", surrounding " + _group_phrase(resolved, ev.group, side.other)
+            return text
+        if isinstance(action, Placement):
+            what = "his Emperor" if action.kind is Kind.POWER else "a Mandarin"
+            return f"{side.title} placed {what} on {square_name(action.square)}"
+        return f"{side.title} passed: none of his pieces can move"
+
+    def describe_next(self, position: Position) -> str:
+        """Who moves next, and the Warning Option's notices (when the ruleset has it)."""
+        text: str = super().describe_next(position)  # type: ignore[misc]
+        notes = warning_words(position) if position.phase is Phase.PLAY else []
+        return ". ".join([text, *notes])
+
     # -- the end --------------------------------------------------------------------------
     def score(self, position: Position) -> str:
         if position.end == "surrounded" and position.surrounded:
@@ -300,7 +326,10 @@ class OrientalGame(Game):
         w, b = (len(position.pieces_of(s)) for s in Side)
         return f"nobody surrounded: White {w} pieces, Black {b}"
 
-    def end_words(self, position: Position) -> str:
+    def end_words(self, position: Position, last_label: str | None = None) -> str:
+        if position.end == "surrounded" and position.surrounded:
+            words = self.score(position)
+            return f"{words} in turn {last_label}" if last_label else words
         return _END_WORDS.get(position.end or "", position.end or "unfinished")
 
     def resign(self, position: Position, side: Side) -> Position:
@@ -338,6 +367,31 @@ class OrientalGame(Game):
         data["result"] = pos.result
         return data
 
+    def snapshot_data(self, pos: Position) -> dict[str, Any]:
+        """Everything in the position, as plain JSON values (the referee keeps one a turn)."""
+        return {
+            "ruleset": pos.ruleset.options(),
+            "board": _codes(pos.board),
+            "phase": pos.phase.value,
+            "to_move": pos.to_move.key,
+            "ply": pos.ply,
+            "result": pos.result,
+            "end": pos.end,
+            "surrounded": [SQUARE_NAMES[s] for s in pos.surrounded],
+        }
+
+    def position_from_snapshot(self, data: Mapping[str, Any]) -> Position:
+        return Position(
+            oriental_rules(data["ruleset"]),
+            _board(data["board"]),
+            Phase(data["phase"]),
+            Side.BLACK if data["to_move"] == "black" else Side.WHITE,
+            int(data["ply"]),
+            data["result"],
+            data["end"],
+            tuple(parse_square(s) for s in data["surrounded"]),
+        )
+
     def position_from_json(self, data: Mapping[str, Any]) -> Position:
         board: list[Piece | None] = [None] * len(SQUARE_NAMES)
         for name, code in data["board"].items():
@@ -356,6 +410,26 @@ class OrientalGame(Game):
             end=data.get("end"),
             surrounded=tuple(parse_square(s) for s in data.get("surrounded", ())),
         )
+
+
+def _group_phrase(resolved: Resolved, group: Sequence[int], owner: Side) -> str:
+    if len(group) == 1:
+        board = resolved.board
+        piece = board[group[0]]
+        name = name_of(piece) if piece is not None else "piece"
+        return f"{owner.title}'s {name} on {square_name(group[0])}"
+    return f"{owner.title}'s group on {group_words(group)}"
+
+
+def _codes(board: Any) -> dict[str, str]:
+    return {SQUARE_NAMES[s]: p.side.letter + p.kind.value for s, p in enumerate(board) if p}
+
+
+def _board(codes: Mapping[str, str]) -> tuple[Piece | None, ...]:
+    board: list[Piece | None] = [None] * len(SQUARE_NAMES)
+    for name, code in codes.items():
+        board[parse_square(name)] = PIECE_BY_CODE[code]
+    return tuple(board)
 
 
 def _check_letter(board: Any, letter: str, sq: int) -> None:

@@ -108,3 +108,8 @@ def test_registered_and_json_round_trip():
     data = GAME.position_to_json(start)
     assert data["supply"] == {"white": {"B": 8}, "black": {"B": 8}}
     assert GAME.position_to_json(GAME.position_from_json(data)) == data
+
+
+def test_snapshot_round_trip_is_exact():
+    position = Position(board=board_from(EXAMPLE, "a4"), supply=(7, 8), ply=5)
+    assert GAME.position_from_snapshot(GAME.snapshot_data(position)) == position

@@ -95,3 +95,10 @@ def test_pass_only_without_a_move():
     assert GAME.pass_text(start) is None
     with pytest.raises(RuleError):
         play(start, "pass")
+
+
+def test_snapshot_round_trip_is_exact():
+    rules = GAME.ruleset_from({"warning": True, "setup": {"d4": "bE", "d5": "wE", "a1": "wP"}})
+    position = GAME.initial(rules)
+    again = GAME.position_from_snapshot(GAME.snapshot_data(position))
+    assert again == position
