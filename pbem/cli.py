@@ -92,8 +92,9 @@ def _parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser(
         "board",
-        help="an SVG picture of a position of a record",
-        description="Draw the position after a turn of a record as SVG, with that turn's "
+        help="an SVG or PNG picture of a position of a record",
+        description="Draw the position after a turn of a record as SVG (or PNG with "
+        "-o FILE.png), with that turn's "
         "moves as arrows and its special events marked. Without --turn: the position after "
         "the last legal turn. Exit 0 for a valid record, 1 for an invalid one (the position "
         "after its last legal turn is still drawn), 2 for a bad turn, game or file.",
@@ -107,7 +108,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     b.add_argument("--flip", action="store_true", help="draw the board from Black's side")
     b.add_argument("--size", type=int, metavar="PX", help="width and height in pixels")
-    b.add_argument("-o", "--output", metavar="OUT", help="write the SVG here (default: stdout)")
+    b.add_argument(
+        "-o", "--output", metavar="OUT",
+        help="write the board here: FILE.svg or FILE.png (default: SVG on stdout)",
+    )
     b.add_argument("--ruleset", metavar="NAME|FILE", help=RULESET_HELP)
     b.set_defaults(func=cmd_board)
 
@@ -274,6 +278,7 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = ruleset_option(args.ruleset)
     if args.size is not None and args.size <= 0:
         raise UsageError(f"--size must be a positive number of pixels, not {args.size}")
+    kind = _picture_kind(args.output)
     sources = record_games(args.file, args.game)
     if len(sources) > 1:
         raise UsageError(
@@ -304,11 +309,30 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     if args.output is None:
         out.write(svg)
         return status
+    if kind == "png":
+        from pbem.render.board_png import svg_to_png
+
+        data = svg_to_png(svg)
+    else:
+        data = svg.encode("utf-8")
     try:
-        Path(args.output).write_text(svg, encoding="utf-8")
+        Path(args.output).write_bytes(data)
     except OSError as exc:
         raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return status
+
+
+def _picture_kind(output: str | None) -> str:
+    """``svg`` or ``png``, from the output file's extension; any other is a usage error."""
+    if output is None:
+        return "svg"
+    suffix = Path(output).suffix.lower()
+    if suffix in (".svg", ".png"):
+        return suffix[1:]
+    shown = f"'{suffix}'" if suffix else "no extension"
+    raise UsageError(
+        f"{output}: cannot tell the picture's format from {shown}; name the file .svg or .png"
+    )
 
 
 # -- archive ------------------------------------------------------------------------------

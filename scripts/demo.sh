@@ -3,6 +3,7 @@
 # then run the main job: a referee that plays a few turns of the sample game by mail.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/setup-system.sh || exit 2
 bash scripts/setup-env.sh || exit 2
 .venv/bin/pbem validate games
 status=$?

@@ -112,3 +112,26 @@ def test_board_has_help(capsys):
     assert exc.value.code == 0
     out = capsys.readouterr().out
     assert "usage: pbem board" in out and "--turn" in out
+
+
+def test_board_png_is_a_real_png_of_the_board(tmp_path, capsys):
+    from PIL import Image
+
+    target = tmp_path / "board.png"
+    code, out, err = run(capsys, "board", str(SAMPLE), "-o", str(target), "--size", "400")
+    assert code == 0 and out == "" and err == ""
+    assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    with Image.open(target) as img:
+        assert img.format == "PNG" and img.size == (400, 400)
+        colours = img.convert("RGB").getcolors(maxcolors=400 * 400)
+    counts = {rgb: n for n, rgb in colours}
+    # White's realms are tinted #f5e2a0, Black's #c3cfe0 (hatched): both cover much of it
+    assert counts.get((0xF5, 0xE2, 0xA0), 0) > 400 * 400 // 10
+    assert counts.get((0xC3, 0xCF, 0xE0), 0) > 400 * 400 // 20
+
+
+@pytest.mark.parametrize("name", ["board.gif", "board", "board.svg.txt"])
+def test_board_to_an_unknown_extension_is_a_usage_error(name, tmp_path, capsys):
+    code, out, err = run(capsys, "board", str(SAMPLE), "-o", str(tmp_path / name))
+    assert code == 2 and out == "" and ".svg or .png" in err
+    assert not (tmp_path / name).exists()

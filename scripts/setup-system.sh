@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The Debian packages pbem needs, installed with apt-get when run as root.
+# Usage: scripts/setup-system.sh [test]
+#   always: libcairo2 (cairosvg draws the mailed PNG board with it) and tzdata (the
+#           players' time zones, for zoneinfo)
+#   test:   also chromium (the browser tests), dovecot-imapd and openssl (the IMAP tests)
+# Without root (or apt-get) it only says what is missing: the tests that need it skip.
+set -euo pipefail
+missing=()
+ldconfig -p 2>/dev/null | grep 'libcairo\.so\.2' >/dev/null || missing+=(libcairo2)
+[ -e /usr/share/zoneinfo/Europe/Paris ] || missing+=(tzdata)
+if [ "${1:-}" = test ]; then
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  [ -x /usr/sbin/dovecot ] && [ -x /usr/lib/dovecot/imap ] || missing+=(dovecot-imapd)
+  command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "note: not installed: ${missing[*]}; what needs them will not work (tests skip)" >&2
+  fi
+fi
