@@ -84,6 +84,9 @@ class Replay:
     error: GameError | None = None
     #: the result the record claims (a result token or the header), if any
     claimed: str | None = None
+    #: the comments on the record's result token: how a game off the board ended
+    #: (``0-1 {White resigned}``)
+    claimed_notes: tuple[str, ...] = ()
     final: Position | None = None
 
     @property
@@ -393,6 +396,7 @@ class _Walker:
         token = self.result_seen
         if token is not None:
             span = token.span
+            self.replay.claimed_notes = token.notes
             if token.text == "wins":
                 if not self.replay.turns:
                     self.fail("'wins' needs a turn before it", "record.result", span)

@@ -116,7 +116,8 @@ def build_archive(
             game=game,
             error=error,
             frames_json=_frames_json(game.frames),
-            turns=_turn_groups(game.frames),
+            moves=move_rows(game.frames),
+            open_at="start",
         )
         (out / "games" / f"{game.slug}.html").write_text(page, encoding="utf-8")
     index = render_template(
@@ -128,16 +129,27 @@ def build_archive(
     return ArchiveSummary(len(games), valid, len(games) - valid, unreadable)
 
 
-def _turn_groups(frames: list[Frame]) -> list[tuple[str, list[tuple[int, Frame]]]]:
-    """Frames grouped by turn, with their index, for the clickable move list."""
-    groups: list[tuple[str, list[tuple[int, Frame]]]] = []
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    """One entry of the move list, numbered as the notation numbers it (``7.`` / ``7...``)."""
+
+    number: int
+    #: (frame index, frame) of each action of White's and of Black's turn
+    white: list[tuple[int, Frame]]
+    black: list[tuple[int, Frame]]
+
+
+def move_rows(frames: list[Frame]) -> list[MoveRow]:
+    """The frames as the clickable move list: one row per entry number, White then Black."""
+    rows: list[MoveRow] = []
     for i, f in enumerate(frames):
         if f.turn == "start":
             continue
-        if not groups or groups[-1][0] != f.turn:
-            groups.append((f.turn, []))
-        groups[-1][1].append((i, f))
-    return groups
+        number, side = int(f.turn[:-1]), f.turn[-1]
+        if not rows or rows[-1].number != number:
+            rows.append(MoveRow(number, [], []))
+        (rows[-1].white if side == "w" else rows[-1].black).append((i, f))
+    return rows
 
 
-__all__ = ["ArchiveSummary", "build_archive", "environment", "gather"]
+__all__ = ["ArchiveSummary", "MoveRow", "build_archive", "environment", "gather", "move_rows"]

@@ -8,11 +8,16 @@ immobilised Enforcer, ``.`` an empty square.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pbem.notation.format import format_action
 from pbem.records.replay import PlayedTurn, Replay
-from pbem.render.narrate import describe_action, describe_end, describe_next
+from pbem.render.narrate import (
+    describe_action,
+    describe_end,
+    describe_next,
+    describe_recorded_end,
+)
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.realm.actions import Move
 from pbem.rules.realm.position import Board, Phase, Position
@@ -115,4 +120,10 @@ def frames_of(replay: Replay) -> list[Frame]:
                     _status(turn.after, turn.side) if last else "",
                 )
             )
+    final = replay.final
+    if replay.valid and replay.result is not None and final.phase is not Phase.OVER:
+        # ended off the board (resigned, agreed, on time): the last frame says so
+        w, b = score(final).realms
+        ending = describe_recorded_end(replay.result, replay.claimed_notes)
+        frames[-1] = replace(frames[-1], status=f"Realms: White {w}, Black {b}. {ending}")
     return frames

@@ -194,6 +194,16 @@ def describe_end(position: Position, last_side: Side | None = None) -> str:
     return f"The game is over: {why}. {verdict[0].upper()}{verdict[1:]}."
 
 
+def describe_recorded_end(result: str, notes: tuple[str, ...] = ()) -> str:
+    """How a game ended off the board, as its record says: 'The game is over: White
+    resigned. Black wins, 0-1.' (a resignation, an agreement, a loss on time)."""
+    said = (n.strip().removeprefix("{").removesuffix("}").strip().rstrip(".") for n in notes)
+    why = "; ".join(w for w in said if w)
+    verdict = result_words(result)
+    verdict = f"{verdict[0].upper()}{verdict[1:]}, {result}."
+    return f"The game is over: {why}. {verdict}" if why else f"The game is over. {verdict}"
+
+
 def describe_next(position: Position) -> str:
     """Whose turn it is: 'Black to move (turn 11b)', 'White to place a Power (turn 4w)'."""
     if position.phase is Phase.OVER:

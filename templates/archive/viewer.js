@@ -179,6 +179,8 @@
     var i = frameOf(location.hash.slice(1));
     if (i >= 0) { go(i, true); }
   });
-  var initial = frameOf(location.hash.slice(1));
+  // an archived game opens at its start, a live one (data-open="end") where it stands
+  var hash = location.hash.slice(1);
+  var initial = hash ? frameOf(hash) : (document.body.getAttribute("data-open") === "end" ? -1 : 0);
   go(initial >= 0 ? initial : frames.length - 1, initial >= 0);
 })();

@@ -98,3 +98,35 @@ def test_invalid_record_is_published_up_to_its_last_legal_turn(tmp_path: Path) -
     )
     assert [f["t"] for f in frames][-1] == "6b"  # the set-up, and nothing of 7w
     assert (tmp_path / "site" / "games" / "good.html").is_file()
+
+
+RESIGNED = """---
+game: A resigned game
+white: Alice Archer
+black: Bob Bowman
+---
+1.Bh11 Bh2 2.Be8 Be5 3.Bb5 Bb8 4.Pi10 Pg3 5.Pf7 Pd6 6.Pc4 Pc9
+7.Pi10i6(Bh5),Pc4g4(Ei4W)/Pd6d1(Be2),Pg3d3(Ed2N)
+0-1 {White resigned}
+"""
+
+
+def test_a_game_ended_off_the_board_says_so_in_its_last_frame() -> None:
+    frames = frames_of(_report(RESIGNED).replay)
+    assert frames[-1].status.endswith("The game is over: White resigned. Black wins, 0-1.")
+    assert "to place" not in frames[-1].status and "to move" not in frames[-1].status
+    # a game still being played ends on whose turn it is
+    live = frames_of(_report(RESIGNED.replace("0-1 {White resigned}", "")).replay)
+    assert live[-1].status.endswith("White to move (turn 8w).")
+
+
+def test_the_move_list_numbers_moves_as_the_notation_does(tmp_path: Path) -> None:
+    (tmp_path / "r.realm").write_text(RESIGNED, encoding="utf-8")
+    build_archive([tmp_path / "r.realm"], tmp_path / "site")
+    page = (tmp_path / "site" / "games" / "r.html").read_text(encoding="utf-8")
+    moves = page[page.index('id="movelist"'):page.index("</table>", page.index('id="movelist"'))]
+    rows = re.findall(r'<tr><th scope="row">(\d+)\.</th>', moves)
+    assert rows == [str(n) for n in range(1, 8)]  # one number per entry: 7. White / Black
+    assert "<ol" not in moves and "7w" not in re.sub(r'href="[^"]*"', "", moves)
+    assert '<p class="result">0-1 {White resigned}</p>' in page
+    assert 'class="legend"' in page and "immobilised Enforcer" in page

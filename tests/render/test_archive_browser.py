@@ -128,3 +128,72 @@ def test_url_fragment_opens_the_turn_and_moves_are_clickable(page: Page, site: P
     assert page.evaluate("location.hash") == "#10w.1"
     page.goto((site / "games" / "sample-game-2002.html").as_uri() + "#10w.1")
     assert _board(page) == frames[j].board
+
+
+def _boxes(page: Page) -> dict[str, dict[str, float]]:
+    """The laid-out boxes of the viewer's parts, as the browser measured them."""
+    return page.evaluate(
+        """() => {
+        const box = (sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+            return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                    width: r.width, height: r.height}; };
+        const out = {page: {width: document.documentElement.scrollWidth,
+                            view: window.innerWidth}};
+        for (const sel of ['#board', '.controls', '#caption', '#status', '.legend',
+                           '#movelist', '#last', '#flip']) { out[sel] = box(sel); }
+        return out; }"""
+    )
+
+
+@pytest.fixture(scope="module")
+def resigned_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.render.test_archive import RESIGNED
+
+    folder = tmp_path_factory.mktemp("records")
+    (folder / "resigned.realm").write_text(RESIGNED, encoding="utf-8")
+    (folder / "sample.realm").write_text(
+        (ROOT / "games" / "sample-game-2002.realm").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    out = tmp_path_factory.mktemp("site")
+    build_archive([folder], out, title="Phone")
+    return out
+
+
+@pytest.mark.parametrize("name", ["sample", "resigned"])
+def test_the_viewer_fits_a_390_pixel_phone(browser, resigned_site: Path, name: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto((resigned_site / "games" / f"{name}.html").as_uri() + "#7b")
+    b = _boxes(page)
+    assert b["page"]["width"] <= 390, b["page"]  # no sideways scrolling: nothing cut off
+    for part in ("#board", ".controls", "#caption", "#status", ".legend", "#movelist",
+                 "#last", "#flip"):
+        assert b[part]["left"] >= 0 and b[part]["right"] <= 390, (part, b[part])
+        assert b[part]["width"] > 0, part
+    assert b["#board"]["width"] >= 340  # the board takes the phone's width
+    assert abs(b["#board"]["width"] - b["#board"]["height"]) < 1
+    assert b["#movelist"]["top"] >= b["#board"]["bottom"]  # the move list below the board
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"phone-{name}-7b.png"), full_page=True)
+    page.goto((resigned_site / "index.html").as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
+
+
+def test_the_move_list_sits_beside_the_board_on_a_wide_screen(browser, resigned_site: Path) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.goto((resigned_site / "games" / "resigned.html").as_uri())
+    page.keyboard.press("End")
+    b = _boxes(page)
+    assert b["#movelist"]["left"] >= b["#board"]["right"]  # beside, not below
+    assert b["page"]["width"] <= 1200
+    assert page.inner_text("#status").endswith("The game is over: White resigned. Black wins, 0-1.")
+    assert page.locator("#movelist tbody th").all_inner_texts()[-1] == "7."
+    context.close()
+    context = browser.new_context(viewport={"width": 900, "height": 900})
+    page = context.new_page()
+    page.goto((resigned_site / "games" / "resigned.html").as_uri())
+    b = _boxes(page)
+    assert b["#movelist"]["top"] >= b["#board"]["bottom"]  # under 1000 px: below
+    context.close()
