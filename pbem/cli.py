@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "pbem.commands.generate",
     "pbem.commands.rulesets",
     "pbem.referee.commands",
+    "pbem.referee.site_commands",
 )
 
 

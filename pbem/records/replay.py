@@ -47,7 +47,9 @@ from pbem.rules.realm.ruleset import FEATURED, Ruleset
 from pbem.rules.realm.turns import TurnState, apply_move, begin_turn, finish_turn
 from pbem.rules.repairs import square_readings
 
-KNOWN_HEADERS = ("game", "ruleset", "white", "black", "event", "site", "date", "source", "result")
+KNOWN_HEADERS = (
+    "game", "ruleset", "white", "black", "event", "site", "date", "finished", "source", "result",
+)
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 

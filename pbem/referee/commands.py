@@ -123,6 +123,16 @@ def _deliver(home: Home, config: Config, conn: sqlite3.Connection) -> bool:
     return result.failed == 0
 
 
+def _finish(args: argparse.Namespace, home: Home, config: Config,
+            conn: sqlite3.Connection) -> None:
+    """After a run: the live site's changed pages, then the mail (unless --no-send)."""
+    from pbem.referee.site_commands import update_site
+
+    update_site(home, config, conn)
+    if not args.no_send:
+        _deliver(home, config, conn)
+
+
 # -- commands --------------------------------------------------------------------------
 def cmd_init(args: argparse.Namespace, out: TextIO) -> int:
     import mailbox
@@ -185,8 +195,7 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
     )
     out.write(f"{game_id}\n")
     out.flush()
-    if not args.no_send:
-        _deliver(home, config, conn)
+    _finish(args, home, config, conn)
     return EXIT_OK
 
 
@@ -297,8 +306,7 @@ def cmd_mail(args: argparse.Namespace, out: TextIO) -> int:
     game = f" (game {handled.game_id})" if handled.game_id else ""
     out.write(printable(f"{handled.outcome}{game}: {handled.reason or ''}") + "\n")
     out.flush()
-    if not args.no_send:
-        _deliver(home, config, conn)
+    _finish(args, home, config, conn)
     if handled.outcome == "refused" and not args.mta:
         return EXIT_INVALID
     return EXIT_OK
@@ -341,8 +349,7 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"{total} message{'s' if total != 1 else ''}" + (f": {summary}" if total else "")
               + (f"; {failed} not handled" if failed else "") + "\n")
     out.flush()
-    if not args.no_send:
-        _deliver(home, config, conn)
+    _finish(args, home, config, conn)
     return EXIT_INPUT if failed else EXIT_OK
 
 
@@ -400,8 +407,7 @@ def cmd_tick(args: argparse.Namespace, out: TextIO) -> int:
     summary = run_tick(Referee(conn, config))
     out.write(summary.describe() + "\n")
     out.flush()
-    if not args.no_send:
-        _deliver(home, config, conn)
+    _finish(args, home, config, conn)
     return EXIT_OK
 
 
@@ -427,8 +433,7 @@ def _operator(args: argparse.Namespace, out: TextIO, action: str, *extra: str) -
         return EXIT_INVALID
     out.write(said + "\n")
     out.flush()
-    if not args.no_send:
-        _deliver(home, config, conn)
+    _finish(args, home, config, conn)
     return EXIT_OK
 
 

@@ -20,7 +20,7 @@ from pbem.notation.syntax import TurnText
 from pbem.records.replay import PlayedTurn
 from pbem.records.rulesets import describe_ruleset
 from pbem.records.snapshot import dump_snapshot
-from pbem.referee import digest, movelist, observers, players, takeback, timed
+from pbem.referee import digest, movelist, observers, players, publish, takeback, timed
 from pbem.referee.accounts import account_token
 from pbem.referee.clock import ClockSettings, ClockState
 from pbem.referee.compose import Outgoing, build_mail, new_message_id, quote
@@ -528,7 +528,8 @@ class Referee:
             )
         last = replay.turns[-1]
         number, to_move = expected_turn(last.after)
-        top = [*(notes or []), *timed.clock_lines(game, self.now())]
+        top = [*(notes or []), *timed.clock_lines(game, self.now()),
+               *publish.page_lines(self.config, game.id)]
         for p in game.players.values():
             flip = p.side == "b"
             text = _with_lines(top, render_report_text(replay, flip=flip))

@@ -9,6 +9,7 @@ everything a player typed goes through jinja2's autoescaping.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from collections.abc import Iterable
@@ -93,38 +94,99 @@ def _thumbnail(game: ArchivedGame) -> str | None:
     return render_svg(final, size=160)
 
 
-def build_archive(
-    paths: Iterable[Path], out: Path, *, title: str = "Realm games", ruleset: Ruleset | None = None
-) -> ArchiveSummary:
-    games, unreadable = gather(paths, ruleset)
+@dataclass(frozen=True, slots=True)
+class IndexRow:
+    """One game's line in the index: plain data, so a live site can keep it between runs."""
+
+    slug: str
+    game: str
+    white: str
+    black: str
+    event: str
+    date: str
+    ruleset: str
+    result: str
+    turns: int
+    valid: bool
+    verdict: str
+    thumb: bool
+    #: the finished game's date, when the record gives it
+    finished: str = ""
+
+    @classmethod
+    def of(cls, game: ArchivedGame, thumb: bool) -> IndexRow:
+        report = game.report
+        if report.valid:
+            warnings = len(report.replay.warnings)
+            verdict = "valid" + (f" ({warnings} repaired)" if warnings else "")
+        else:
+            turn = report.error.turn if report.error is not None else None
+            verdict = f"invalid at {turn or 'the start'}"
+        return cls(
+            slug=game.slug, game=game.field("game") or game.slug, white=game.field("white"),
+            black=game.field("black"), event=game.field("event"), date=game.field("date"),
+            ruleset=game.field("ruleset") or "featured", result=report.replay.result or "*",
+            turns=len(report.replay.turns), valid=report.valid, verdict=verdict, thumb=thumb,
+            finished=game.field("finished"),
+        )
+
+
+def copy_assets(out: Path) -> None:
+    """The site's folders and the viewer's script and style."""
     out.mkdir(parents=True, exist_ok=True)
     for sub in ("games", "thumbs", "assets"):
         (out / sub).mkdir(exist_ok=True)
     for asset in ASSETS:
         shutil.copyfile(templates_dir() / "archive" / asset, out / "assets" / asset)
-    thumbs: set[str] = set()
-    for game in games:
-        thumb = _thumbnail(game)
-        if thumb is not None:
-            (out / "thumbs" / f"{game.slug}.svg").write_text(thumb, encoding="utf-8")
-            thumbs.add(game.slug)
-        (out / "games" / f"{game.slug}.realm").write_text(game.report.source.text, encoding="utf-8")
-        error = game.report.error
-        page = render_template(
-            "archive/game.html.j2",
-            site_title=title,
-            game=game,
-            error=error,
-            frames_json=_frames_json(game.frames),
-            moves=move_rows(game.frames),
-            open_at="start",
-        )
-        (out / "games" / f"{game.slug}.html").write_text(page, encoding="utf-8")
-    index = render_template(
-        "archive/index.html.j2", site_title=title, games=games, thumbs=thumbs,
-        unreadable=unreadable,
+
+
+def write_game(
+    out: Path, game: ArchivedGame, *, title: str, open_at: str = "start", extra: str = ""
+) -> IndexRow:
+    """A game's page, its record and its thumbnail; its index row. ``open_at`` is where
+    the viewer starts without a fragment ("start" or "end"); ``extra`` a line of text
+    above the board (a live game's state)."""
+    thumb = _thumbnail(game)
+    if thumb is not None:
+        write_file(out / "thumbs" / f"{game.slug}.svg", thumb)
+    write_file(out / "games" / f"{game.slug}.realm", game.report.source.text)
+    page = render_template(
+        "archive/game.html.j2",
+        site_title=title,
+        game=game,
+        error=game.report.error,
+        frames_json=_frames_json(game.frames),
+        moves=move_rows(game.frames),
+        open_at=open_at,
+        extra=extra,
     )
-    (out / "index.html").write_text(index, encoding="utf-8")
+    write_file(out / "games" / f"{game.slug}.html", page)
+    return IndexRow.of(game, thumb is not None)
+
+
+def write_index(
+    out: Path, rows: list[IndexRow], *, title: str, unreadable: list[str] | None = None
+) -> None:
+    index = render_template(
+        "archive/index.html.j2", site_title=title, games=rows, unreadable=unreadable or [],
+    )
+    write_file(out / "index.html", index)
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write through a temporary file and a rename: a reader never sees half a page."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def build_archive(
+    paths: Iterable[Path], out: Path, *, title: str = "Realm games", ruleset: Ruleset | None = None
+) -> ArchiveSummary:
+    games, unreadable = gather(paths, ruleset)
+    copy_assets(out)
+    rows = [write_game(out, game, title=title) for game in games]
+    write_index(out, rows, title=title, unreadable=unreadable)
     valid = sum(1 for g in games if g.report.valid)
     return ArchiveSummary(len(games), valid, len(games) - valid, unreadable)
 
@@ -152,4 +214,7 @@ def move_rows(frames: list[Frame]) -> list[MoveRow]:
     return rows
 
 
-__all__ = ["ArchiveSummary", "MoveRow", "build_archive", "environment", "gather", "move_rows"]
+__all__ = [
+    "ArchiveSummary", "ArchivedGame", "IndexRow", "MoveRow", "build_archive", "copy_assets",
+    "environment", "gather", "move_rows", "write_file", "write_game", "write_index",
+]
