@@ -3,8 +3,10 @@
 Every mail to a player carries that player's secret in the Reply-To plus-address
 and the subject tag (see ``secrets_scheme``), a Message-ID fixed when it is
 queued (so a retry is the same mail), and ``Auto-Submitted`` so that other
-robots never answer it. Turn reports are ``multipart/alternative`` (plain text
-and HTML with the SVG board); everything else is plain text.
+robots never answer it. Every mail is ``multipart/alternative``: plain text, and
+HTML made from the same template with its CSS inlined; a turn report's HTML sits
+in a ``multipart/related`` with the board as a PNG that it shows by ``cid:``
+(Gmail and Outlook show no SVG).
 """
 
 from __future__ import annotations
@@ -25,6 +27,17 @@ from pbem.referee.secrets_scheme import (
 
 
 @dataclass(frozen=True, slots=True)
+class Picture:
+    """An image the HTML part shows by ``cid:`` (the board as PNG)."""
+
+    cid: str  # without the angle brackets: "board-11w@pbem"
+    png: bytes
+    filename: str = "board.png"
+    #: the text the image stands for, in the HTML's alt attribute and the part's name
+    description: str = "the board"
+
+
+@dataclass(frozen=True, slots=True)
 class Outgoing:
     kind: str  # invitation | report | refusal | reply | notice | result | unknown-sender
     recipient: str
@@ -40,6 +53,8 @@ class Outgoing:
     auto: str = "auto-generated"
     #: the recipient's own key (player-level mail: challenges, vacations, digests)
     account_token: str | None = None
+    #: images the HTML shows by cid: (a report's board)
+    pictures: tuple[Picture, ...] = ()
 
 
 def new_message_id(config: Config, game_id: int | None) -> str:
@@ -78,6 +93,13 @@ def build_mail(config: Config, out: Outgoing, message_id: str) -> bytes:
     msg.set_content(out.text, cte="quoted-printable")
     if out.html is not None:
         msg.add_alternative(out.html, subtype="html", cte="quoted-printable")
+        if out.pictures:
+            html_part = msg.get_payload()[1]
+            for pic in out.pictures:
+                html_part.add_related(
+                    pic.png, "image", "png", cid=f"<{pic.cid}>", filename=pic.filename,
+                    disposition="inline",
+                )
     return msg.as_bytes(policy=email.policy.SMTP)  # CRLF: what SMTP DATA needs
 
 

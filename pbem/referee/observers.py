@@ -19,7 +19,7 @@ from pbem.referee.compose import Outgoing
 from pbem.referee.games import Game, GameNotFound, load_game
 from pbem.referee.orders import Order
 from pbem.referee.refusal import Refusal
-from pbem.render.reports import render_report_html, render_report_text
+from pbem.referee.report_mail import report_parts
 
 if TYPE_CHECKING:
     from pbem.referee.service import Referee
@@ -61,23 +61,22 @@ def cmd_unobserve(ctx: PlayerMail, order: Order) -> None:
     ctx.changed = True
 
 
-def queue_reports(ref: Referee, game: Game, replay: Replay, top: list[str], label: str,
-                  row: int | None) -> None:
+def queue_reports(ref: Referee, game: Game, replay: Replay, top: list[str],
+                  links: list[tuple[str, str]], label: str, row: int | None) -> None:
     from pbem.referee import digest
-    from pbem.referee.service import _with_lines
 
     emails = [r[0] for r in ref.conn.execute(
         "SELECT email FROM observers WHERE game_id = ? ORDER BY email", (game.id,))]
     if not emails:
         return
-    text = _with_lines(top, render_report_text(replay))
-    html = render_report_html(replay, notices=top)
+    text, html, pictures = report_parts(replay, flip=False, top=top, links=links)
     subject = f"{game.name}: {label} played (you observe game {game.id})"
     for email in emails:
         if digest.held(ref, email, game, subject, text):
             continue
         ref._queue(Outgoing("report", email, subject, text, html, game_id=game.id,
-                            account_token=ensure_account(ref.conn, email)), row)
+                            account_token=ensure_account(ref.conn, email),
+                            pictures=pictures), row)
 
 
 HANDLERS: dict[str, Callable[[PlayerMail, Order], None]] = {

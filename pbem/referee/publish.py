@@ -53,12 +53,12 @@ def site_settings(config: Config, home_root: Path) -> SiteSettings | None:
     return SiteSettings(path, url, str(raw.get("title") or event_name(config)))
 
 
-def page_lines(config: Config, game_id: int) -> list[str]:
-    """The line the reports carry to the game's live page (none without ``site.url``)."""
+def page_links(config: Config, game_id: int) -> list[tuple[str, str]]:
+    """The link the reports carry to the game's live page (none without ``site.url``)."""
     raw = config.extra.get("site")
     if not isinstance(raw, dict) or not raw.get("url"):
         return []
-    return [f"The game's page: {str(raw['url']).rstrip('/')}/games/{slug(game_id)}.html"]
+    return [("The game's page", f"{str(raw['url']).rstrip('/')}/games/{slug(game_id)}.html")]
 
 
 def event_name(config: Config) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from pbem.errors import PbemError, RuleError
@@ -42,6 +42,7 @@ from pbem.referee.options import load_options
 from pbem.referee.orders import PLAYER_COMMANDS, Order, find_orders
 from pbem.referee.play import expected_turn, play_turn
 from pbem.referee.refusal import Refusal
+from pbem.referee.report_mail import report_parts
 from pbem.referee.secrets_scheme import (
     account_tokens,
     claims_in_addresses,
@@ -51,7 +52,6 @@ from pbem.referee.secrets_scheme import (
     same_token,
 )
 from pbem.referee.store import transaction
-from pbem.render.reports import render_report_html, render_report_text
 from pbem.render.templates import render_template
 from pbem.render.text_board import render_text
 from pbem.rules.realm import endings
@@ -528,12 +528,10 @@ class Referee:
             )
         last = replay.turns[-1]
         number, to_move = expected_turn(last.after)
-        top = [*(notes or []), *timed.clock_lines(game, self.now()),
-               *publish.page_lines(self.config, game.id)]
+        top = [*(notes or []), *timed.clock_lines(game, self.now())]
+        links = publish.page_links(self.config, game.id)
         for p in game.players.values():
-            flip = p.side == "b"
-            text = _with_lines(top, render_report_text(replay, flip=flip))
-            html = render_report_html(replay, flip=flip, notices=top)
+            text, html, pictures = report_parts(replay, flip=p.side == "b", top=top, links=links)
             if last.after.phase is Phase.OVER:
                 state = "the game is over"
             elif to_move == SIDES[p.side]:
@@ -543,8 +541,9 @@ class Referee:
             subject = f"{game.name}: {last.label} played; {state}"
             if digest.held(self, p.email, game, subject, text):
                 continue
-            self._queue(self._to(game, p, "report", subject, text, html, inc=inc), row)
-        observers.queue_reports(self, game, replay, top, last.label, row)
+            out = self._to(game, p, "report", subject, text, html, inc=inc)
+            self._queue(replace(out, pictures=pictures), row)
+        observers.queue_reports(self, game, replay, top, links, last.label, row)
 
     def _queue_results(self, game: Game, inc: Incoming | None, row: int | None,
                        work: Work) -> None:
@@ -638,11 +637,6 @@ class Referee:
             "INSERT INTO game_log (game_id, at, kind, text) VALUES (?, ?, ?, ?)",
             (game_id, time.time(), kind, text),
         )
-
-
-def _with_lines(lines: list[str], text: str) -> str:
-    """A report with the clock's (and any notice's) lines on top."""
-    return "\n".join(lines) + "\n\n" + text if lines else text
 
 
 def _who(p: Player) -> str:

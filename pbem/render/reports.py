@@ -2,8 +2,9 @@
 
 One context is gathered here from the replay, and two templates lay it out:
 ``report.txt.j2`` (plain-text mail, ASCII board) and ``report.html.j2``
-(self-contained HTML for mail clients: inline styles, simple tables, the board
-as inline SVG, no scripts and no external resources). Everything a player typed
+(self-contained HTML for mail clients: CSS inlined, simple tables, the board as
+a ``cid:`` PNG image in mail or inline SVG elsewhere, no scripts and no external
+resources). Everything a player typed
 (names, comments) reaches the HTML through jinja2's autoescaping.
 """
 
@@ -18,6 +19,7 @@ from pbem.notation.format import format_entry, format_movetext, format_turn
 from pbem.notation.syntax import EntryText, ResultText, TurnText
 from pbem.notation.write import game_text
 from pbem.records.replay import PlayedTurn, Replay
+from pbem.render.mail_html import render_mail_html
 from pbem.render.narrate import (
     describe_end,
     describe_next,
@@ -267,30 +269,40 @@ def render_report_html(
     *,
     turn_index: int = -1,
     board_svg: str | None = None,
+    board_image: str | None = None,
     flip: bool = False,
     notices: Sequence[str] = (),
+    links: Sequence[tuple[str, str]] = (),
 ) -> str:
-    """The HTML report. ``board_svg`` is inlined as given (trusted markup, made by
-    ``render_svg``); without it the board is drawn here, or as text in a ``<pre>``.
-    ``notices`` (the referee's clock lines, say) go on top, escaped like all text."""
+    """The HTML report, its CSS inlined. ``board_image`` (a ``cid:`` URL of the PNG
+    board, for mail) is shown as an image; else ``board_svg`` is inlined as given
+    (trusted markup, made by ``render_svg``); else the board is drawn here, or as text.
+    ``notices`` (the referee's clock lines, say) go on top, escaped like all text;
+    ``links`` are (label, URL) lines (the game's live page)."""
     ctx = build_context(replay, turn_index)
-    svg = board_svg if board_svg is not None else _board_svg(ctx.position, ctx.last, flip)
+    svg = None
+    if board_image is None:
+        svg = board_svg if board_svg is not None else _board_svg(ctx.position, ctx.last, flip)
     text_board = None
-    if svg is None:
+    if svg is None and board_image is None:
         marks = turn_squares(ctx.last) if ctx.last is not None else ()
         text_board = render_board(ctx.position, flip=flip, marks=marks)
     last_line = None
-    if ctx.last is not None and svg is None:
+    if ctx.last is not None and text_board is not None:
         last_line = last_turn_line(ctx.last)
     elif ctx.last is not None:
         played = format_turn(_canonical(ctx.last))
         last_line = f"Drawn on the board: the last turn, {ctx.last.label}: {played}"
-    return render_template(
+    after = f"after {ctx.last.label}" if ctx.last is not None else "at the start"
+    return render_mail_html(
         "report.html.j2",
         r=ctx,
+        board_image=board_image,
+        board_alt=f"The board {after}" + (", from Black's side" if flip else ""),
         svg=svg,
         text_board=text_board,
         legend=LEGEND,
         last_line=last_line,
         notices=notices,
+        links=links,
     )

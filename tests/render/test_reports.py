@@ -61,7 +61,7 @@ def test_turn_notation_and_words(sample):
     assert "  7.Pi10i6(Bh5),Pc4g4(Ei4W)\n" in text
     assert "  - White's Power from i10 to i6 created a Base on h5.\n" in text
     html = render_report_html(sample, turn_index=index_of(sample, "7w"), board_svg=STUB_SVG)
-    assert "White&#39;s Power from i10 to i6 created a Base on h5." in html
+    assert "White's Power from i10 to i6 created a Base on h5." in html
 
 
 def test_black_turn_is_numbered_with_three_dots_and_repairs_are_shown(sample):

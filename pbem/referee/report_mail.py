@@ -1,0 +1,53 @@
+"""A turn report as mail: the text part, and HTML showing the board as a PNG by ``cid:``.
+
+Gmail and Outlook show no SVG, so the HTML part carries the board as a PNG image
+attached to the mail (drawn from the SVG board by cairosvg). The same picture
+serves every recipient with the same view (a player and the observers), so it
+is drawn once per view and turn.
+"""
+
+from __future__ import annotations
+
+from pbem.records.replay import Replay
+from pbem.referee.compose import Picture
+from pbem.render.board_png import svg_to_png
+from pbem.render.board_svg import render_svg
+from pbem.render.frames import board_string
+from pbem.render.reports import render_report_html, render_report_text
+
+#: the PNG board's width and height in pixels (the HTML shows it at most this wide)
+BOARD_PX = 480
+
+_drawn: dict[tuple[str, str, bool], bytes] = {}
+
+
+def board_picture(replay: Replay, *, flip: bool) -> Picture:
+    """The board after the last turn, marked, as a PNG (from Black's side when ``flip``)."""
+    last = replay.turns[-1] if replay.turns else None
+    position = last.after if last is not None else replay.final
+    assert position is not None
+    label = last.label if last is not None else "start"
+    key = (board_string(position.board), label, flip)
+    png = _drawn.get(key)
+    if png is None:
+        svg = render_svg(position, last=last, flip=flip, size=BOARD_PX)
+        png = _drawn[key] = svg_to_png(svg)
+        if len(_drawn) > 8:  # a process handles a few games at a time: keep it small
+            _drawn.pop(next(iter(_drawn)))
+    view = "-black" if flip else ""
+    return Picture(f"board-{label}{view}@pbem", png, f"board-{label}{view}.png",
+                   f"the board after {label}")
+
+
+def report_parts(
+    replay: Replay, *, flip: bool, top: list[str], links: list[tuple[str, str]]
+) -> tuple[str, str, tuple[Picture, ...]]:
+    """(text, HTML, pictures) of the report after the last turn of ``replay``."""
+    lines = [*top, *(f"{label}: {url}" for label, url in links)]
+    text = render_report_text(replay, flip=flip)
+    if lines:
+        text = "\n".join(lines) + "\n\n" + text
+    picture = board_picture(replay, flip=flip)
+    html = render_report_html(replay, flip=flip, notices=top, links=links,
+                              board_image=f"cid:{picture.cid}")
+    return text, html, (picture,)
