@@ -77,11 +77,34 @@ def bench_mail(runs: int) -> None:
         start = time.perf_counter()
         subprocess.run([sys.executable, "-m", "pbem", "flush"], capture_output=True, env=env)
         flush = time.perf_counter() - start
-    print(f"pbem mail, new process, read -> committed turn + 2 queued reports: "
+    print(f"pbem mail, new process, read -> committed turn + 2 queued reports with PNG: "
           f"median {statistics.median(times) * 1000:.0f} ms, best {min(times) * 1000:.0f} ms, "
           f"worst {max(times) * 1000:.0f} ms ({len(times)} runs; target < 300 ms)")
     print(f"pbem flush of {2 * len(times) + 2} queued mails into the outbox Maildir: "
           f"{flush * 1000:.0f} ms")
+
+
+def bench_png() -> None:
+    """What the PNG board costs a mail: importing cairosvg (in a new process, as
+    ``pbem mail`` pays it) and drawing one 480-pixel board."""
+    code = ("import time; t = time.perf_counter(); import cairosvg; "
+            "print(time.perf_counter() - t)")
+    imports = [float(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                    text=True, check=True).stdout) for _ in range(5)]
+    from pbem.render.board_png import svg_to_png
+    from pbem.render.board_svg import render_svg
+
+    replay = validate_source(next(iter(read_file(REPO / "games/sample-game-2002.realm")))).replay
+    svgs = [render_svg(t.after, last=t, flip=i % 2 == 1, size=480)
+            for i, t in enumerate(replay.turns)]
+    svg_to_png(svgs[0])  # the import, out of the figure
+    start = time.perf_counter()
+    for svg in svgs:
+        svg_to_png(svg)
+    each = (time.perf_counter() - start) / len(svgs)
+    print(f"PNG board: import cairosvg in a new process median "
+          f"{statistics.median(imports) * 1000:.0f} ms; one 480-px board "
+          f"{each * 1000:.0f} ms ({len(svgs)} boards)")
 
 
 def bench_poll(games: int, per_game: int) -> None:
@@ -113,14 +136,17 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--per-game", type=int, default=10)
+    ap.add_argument("--mail-only", action="store_true", help="skip the poll burst")
     args = ap.parse_args()
     # as `pip install` does: measure the referee, not Python compiling its sources again in
     # every process (this machine sets PYTHONDONTWRITEBYTECODE, so nothing else writes them)
     compileall.compile_dir(str(REPO / "pbem"), quiet=1)
     print(f"bytecode compiled for {REPO / 'pbem'}; PYTHONDONTWRITEBYTECODE="
           f"{os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}")
+    bench_png()
     bench_mail(args.runs)
-    bench_poll(args.games, args.per_game)
+    if not args.mail_only:
+        bench_poll(args.games, args.per_game)
 
 
 if __name__ == "__main__":

@@ -17,9 +17,9 @@ from pbem.records.rulesets import describe_ruleset, load_ruleset
 from pbem.referee.accounts import PlayerMail, ensure_account
 from pbem.referee.clock import describe_settings, format_settings, parse_settings
 from pbem.referee.compose import Outgoing
+from pbem.referee.letters import letter
 from pbem.referee.orders import Order
 from pbem.referee.refusal import Refusal
-from pbem.render.templates import render_template
 
 _CHALLENGE = re.compile(r"challenge <?([^\s<>@]+@[^\s<>@]+)>?(?: ruleset (\S+))?(?: (.+))?")
 
@@ -67,13 +67,13 @@ def cmd_challenge(ctx: PlayerMail, order: Order) -> None:
     number = int(cur.lastrowid or 0)
     token = ensure_account(conn, other)
     clock_words = describe_settings(settings) if settings else "No time control."
-    body = render_template(
-        "referee/challenge.txt.j2", referee=f"{ref.config.name} <{ref.config.address}>",
+    body = letter(
+        "challenge", referee=f"{ref.config.name} <{ref.config.address}>",
         challenger=ctx.email, number=number, rules=describe_ruleset(ruleset),
         clock=clock_words, token=token,
     )
     ref._queue(Outgoing("challenge", other, f"Realm: {ctx.email} challenges you (challenge "
-                        f"{number})", body, account_token=token), ctx.row)
+                        f"{number})", body.text, body.html, account_token=token), ctx.row)
     ctx.sections.append(("Challenge", f"Challenge {number} sent to {other} ({ruleset.name}; "
                          f"{clock_words}) You play White if it is accepted."))
     ctx.changed = True
@@ -121,9 +121,9 @@ def cmd_answer(ctx: PlayerMail, order: Order) -> None:
     if game_id is not None:
         said += f" Game {game_id} has started: the invitations follow."
     token = ensure_account(conn, other)
-    ref._queue(Outgoing("notice", other, f"Realm: challenge {row['id']} {status}",
-                        render_template("referee/notice.txt.j2", player=other, text=said,
-                                        next=""), account_token=token), ctx.row)
+    body = letter("notice", player=other, text=said, next="")
+    ref._queue(Outgoing("notice", other, f"Realm: challenge {row['id']} {status}", body.text,
+                        body.html, account_token=token), ctx.row)
     ctx.sections.append(("Challenge", said))
     ctx.changed = True
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from pbem.referee.accounts import ensure_account, wants_digest
 from pbem.referee.compose import Outgoing
 from pbem.referee.games import Game
+from pbem.referee.letters import letter
 from pbem.referee.store import transaction
 
 if TYPE_CHECKING:
@@ -36,14 +37,11 @@ def send_for(ref: Referee, email: str, now: datetime) -> int:
     ).fetchall()
     if not rows:
         return 0
-    parts = [f"{len(rows)} report(s) since the last digest:", ""]
-    parts += [f"  {r['subject']}" for r in rows]
-    for r in rows:
-        parts += ["", "=" * 72, r["subject"], "=" * 72, r["text"]]
+    body = letter("digest", reports=[{"subject": r["subject"], "text": r["text"]} for r in rows])
     token = ensure_account(ref.conn, email)
     day = now.date().isoformat()
     ref._queue(Outgoing("digest", email, f"Realm referee: your digest for {day} "
-                        f"({len(rows)} report(s))", "\n".join(parts) + "\n",
+                        f"({len(rows)} report(s))", body.text, body.html,
                         account_token=token), None)
     ref.conn.execute(f"DELETE FROM held_reports WHERE id IN ({','.join('?' * len(rows))})",
                      [r["id"] for r in rows])

@@ -26,6 +26,7 @@ from pbem.referee.clock import set_vacations
 from pbem.referee.compose import Outgoing, quote
 from pbem.referee.games import SIDES, load_game
 from pbem.referee.inbox import Incoming
+from pbem.referee.letters import Letter, help_text, letter
 from pbem.referee.orders import Order
 from pbem.referee.play import expected_turn
 from pbem.referee.refusal import Refusal
@@ -37,7 +38,6 @@ from pbem.referee.secrets_scheme import (
     same_token,
 )
 from pbem.referee.vacation import Cancelled, Granted, apply_vacation_command, parse_vacation
-from pbem.render.templates import render_template
 
 if TYPE_CHECKING:
     from pbem.referee.service import Handled, Referee, Work
@@ -77,8 +77,8 @@ def handle_player_mail(
         return Handled("refused", refusal.reason)
     conn.execute("RELEASE player_mail")
     if ctx.sections:
-        body = render_template(
-            "referee/reply.txt.j2", player=inc.sender_name or inc.sender,
+        body = letter(
+            "reply", player=inc.sender_name or inc.sender,
             sections=[{"title": t, "text": x} for t, x in ctx.sections],
         )
         what = ", ".join(t.lower() for t, _ in ctx.sections)
@@ -86,16 +86,17 @@ def handle_player_mail(
     return Handled("accepted" if ctx.changed else "info", ", ".join(o.name for o in orders))
 
 
-def reply(ctx: PlayerMail, kind: str, subject: str, body: str) -> None:
+def reply(ctx: PlayerMail, kind: str, subject: str, body: Letter) -> None:
     inc = ctx.inc
-    ctx.ref._queue(Outgoing(kind, ctx.email, subject, body, in_reply_to=inc.message_id,
+    ctx.ref._queue(Outgoing(kind, ctx.email, subject, body.text, body.html,
+                            in_reply_to=inc.message_id,
                             references=inc.references, auto="auto-replied",
                             account_token=ctx.token), ctx.row)
 
 
 def _refuse(ctx: PlayerMail, reason: str) -> None:
-    body = render_template(
-        "referee/refusal.txt.j2", player=ctx.inc.sender_name or ctx.email, game_id="-",
+    body = letter(
+        "refusal", player=ctx.inc.sender_name or ctx.email, game_id="-",
         reason=reason, where=None, line=None, caret=None, options=[], next=None, board=None,
         quoted=quote(ctx.inc.body.text),
     )
@@ -111,11 +112,10 @@ def unknown_sender(ref: Referee, inc: Incoming, row: int) -> None:
         ref._unknown(inc, row)
         return
     token = ensure_account(ref.conn, inc.sender)
-    body = render_template("referee/welcome.txt.j2",
-                           referee=f"{ref.config.name} <{ref.config.address}>",
-                           sender=inc.sender, token=token)
+    body = letter("welcome", referee=f"{ref.config.name} <{ref.config.address}>",
+                  sender=inc.sender, token=token)
     ref._queue(Outgoing("welcome", inc.sender, "Realm referee: welcome (nothing was done yet)",
-                        body, in_reply_to=inc.message_id, references=inc.references,
+                        body.text, body.html, in_reply_to=inc.message_id, references=inc.references,
                         auto="auto-replied", account_token=token), row)
 
 
@@ -172,10 +172,9 @@ def cmd_vacation(ctx: PlayerMail, order: Order) -> None:
             me = game.opponent(p.side)
             text = (f"{me.title} ({me.name}) {told}; the clock of this game stops while "
                     f"{me.title} is away.\n\n" + "\n".join(clock_lines(game, ctx.now)))
-            body = render_template("referee/notice.txt.j2", player=p.name, text=text,
-                                   next=ref._next_words(game))
-            ref._queue(ref._to(game, p, "notice", f"{game.name}: {me.title}'s vacation", body),
-                       ctx.row)
+            body = letter("notice", player=p.name, text=text, next=ref._next_words(game))
+            ref._queue(ref._to(game, p, "notice", f"{game.name}: {me.title}'s vacation",
+                               body.text, body.html), ctx.row)
         ref._log(game.id, "vacation", f"{ctx.email} {told}")
     clocks = f" The clocks of your games {', '.join(games)} follow it." if games else ""
     ctx.sections.append(("Vacation", said + clocks))
@@ -225,7 +224,7 @@ def cmd_digest(ctx: PlayerMail, order: Order) -> None:
 
 
 def cmd_help(ctx: PlayerMail, order: Order) -> None:
-    ctx.sections.append(("Help", render_template("referee/help.txt.j2", token=ctx.token)))
+    ctx.sections.append(("Help", help_text(ctx.token)))
 
 
 PLAYER_HANDLERS: dict[str, Callable[[PlayerMail, Order], None]] = {

@@ -37,6 +37,7 @@ from pbem.referee.games import (
 )
 from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming, read_message
+from pbem.referee.letters import help_text, letter
 from pbem.referee.now import Now, system_now
 from pbem.referee.options import load_options
 from pbem.referee.orders import PLAYER_COMMANDS, Order, find_orders
@@ -52,7 +53,6 @@ from pbem.referee.secrets_scheme import (
     same_token,
 )
 from pbem.referee.store import transaction
-from pbem.render.templates import render_template
 from pbem.render.text_board import render_text
 from pbem.rules.realm import endings
 from pbem.rules.realm.position import Phase, Position
@@ -157,8 +157,8 @@ class Referee:
     def _invitation(self, game: Game, p: Player) -> Outgoing:
         pos = game.position
         _, to_move = expected_turn(pos)
-        text = render_template(
-            "referee/invitation.txt.j2",
+        body = letter(
+            "invitation",
             player=p.name,
             referee=f"{self.config.name} <{self.config.address}>",
             title=game.name,
@@ -171,9 +171,11 @@ class Referee:
             to_move=to_move.title,
             token=p.token,
             clock=timed.clock_lines(game, self.now(), with_settings=True),
+            help=help_text(p.token),
         )
         yours = " (your move)" if to_move == SIDES[p.side] else ""
-        return self._to(game, p, "invitation", f"{game.name}: you play {p.title}{yours}", text)
+        return self._to(game, p, "invitation", f"{game.name}: you play {p.title}{yours}",
+                        body.text, body.html)
 
     def _to(
         self, game: Game, p: Player, kind: str, subject: str, text: str, html: str | None = None,
@@ -389,7 +391,7 @@ class Referee:
             work.sections.append((f"The record of game {game.id}", record))
         else:
             token = game.players[work.side].token
-            work.sections.append(("Help", render_template("referee/help.txt.j2", token=token)))
+            work.sections.append(("Help", help_text(token)))
 
     def _cmd_offer(self, work: Work, order: Order) -> None:
         verb, what = order.name.split("-")
@@ -493,20 +495,20 @@ class Referee:
             self._queue_reports(game, inc, row, work.notices if work.revived else [])
         if work.notices and not work.turns:
             for p in game.players.values():
-                body = render_template(
-                    "referee/notice.txt.j2", player=p.name, text="\n".join(work.notices),
+                body = letter(
+                    "notice", player=p.name, text="\n".join(work.notices),
                     next=self._next_words(game),
                 )
                 self._queue(self._to(game, p, "notice", f"{game.name}: {work.notices[0][:60]}",
-                                     body, inc=inc), row)
+                                     body.text, body.html, inc=inc), row)
         if work.sections:
-            body = render_template(
-                "referee/reply.txt.j2", player=player.name,
+            body = letter(
+                "reply", player=player.name,
                 sections=[{"title": t, "text": x} for t, x in work.sections],
             )
             what = ", ".join(t.lower() for t, _ in work.sections)
-            self._queue(self._to(game, player, "reply", f"{game.name}: {what}", body, inc=inc,
-                                 auto="auto-replied"), row)
+            self._queue(self._to(game, player, "reply", f"{game.name}: {what}", body.text,
+                                 body.html, inc=inc, auto="auto-replied"), row)
         if work.ended:
             self._log(game.id, "end", f"{work.ended}: {game.result}")
             self._queue_results(game, inc, row, work)
@@ -555,14 +557,15 @@ class Referee:
             mover = game.players[work.loser].title
         how = END_WORDS.get(work.ended or "", work.ended or "").format(side=mover)
         for p in game.players.values():
-            body = render_template(
-                "referee/result.txt.j2", player=p.name, game_id=game.id, title=game.name,
+            body = letter(
+                "result", player=p.name, game_id=game.id, title=game.name,
                 how=how, result=game.result, result_words=result_words(game.result),
                 score=score(pos).describe(), board=render_text(pos, flip=p.side == "b"),
                 record=game.record,
             )
             subject = f"{game.name}: game over, {game.result} ({result_words(game.result)})"
-            self._queue(self._to(game, p, "result", subject, body, inc=inc), row)
+            self._queue(self._to(game, p, "result", subject, body.text, body.html, inc=inc),
+                        row)
 
     def _refuse(
         self, inc: Incoming, row: int, game: Game, player: Player, refusal: Refusal
@@ -579,8 +582,8 @@ class Referee:
             width = len(error.action) if error is not None and error.action else 1
             caret = " " * (column - 1) + "^" * max(1, width)
         options = list(error.options) if error is not None and error.options else []
-        body = render_template(
-            "referee/refusal.txt.j2", player=player.name, game_id=game.id, reason=refusal.reason,
+        body = letter(
+            "refusal", player=player.name, game_id=game.id, reason=refusal.reason,
             where=where, line=line, caret=caret,
             options=options if len(options) <= 12 else [],
             next=self._next_words(game),
@@ -588,28 +591,29 @@ class Referee:
             quoted=quote(inc.body.text),
         )
         self._queue(self._to(game, player, "refusal", f"{game.name}: not played: "
-                             f"{_short(refusal.reason)}", body, inc=inc, auto="auto-replied"), row)
+                             f"{_short(refusal.reason)}", body.text, body.html, inc=inc,
+                             auto="auto-replied"), row)
 
     def _refuse_bare(self, inc: Incoming, row: int, reason: str) -> None:
-        body = render_template(
-            "referee/refusal.txt.j2", player=inc.sender_name or inc.sender, game_id="-",
+        body = letter(
+            "refusal", player=inc.sender_name or inc.sender, game_id="-",
             reason=reason, where=None, line=None, caret=None, options=[], next=None, board=None,
             quoted=quote(inc.body.text),
         )
         out = Outgoing("refusal", inc.sender, f"Realm referee: not played: {_short(reason)}",
-                       body, in_reply_to=inc.message_id, references=inc.references,
+                       body.text, body.html, in_reply_to=inc.message_id, references=inc.references,
                        auto="auto-replied")
         self._queue(out, row)
 
     def _unknown(self, inc: Incoming, row: int) -> None:
         if not inc.sender:
             return
-        body = render_template(
-            "referee/unknown.txt.j2", referee=f"{self.config.name} <{self.config.address}>",
+        body = letter(
+            "unknown", referee=f"{self.config.name} <{self.config.address}>",
             sender=inc.sender,
         )
         out = Outgoing("unknown-sender", inc.sender, "Realm referee: this address plays no game",
-                       body, in_reply_to=inc.message_id, references=inc.references,
+                       body.text, body.html, in_reply_to=inc.message_id, references=inc.references,
                        auto="auto-replied")
         self._queue(out, row)
 
@@ -617,9 +621,9 @@ class Referee:
     def tell_players(self, game: Game, subject: str, text: str, kind: str = "notice") -> None:
         """A notice to both players of a game (clock events, the operator's decisions)."""
         for p in game.players.values():
-            body = render_template("referee/notice.txt.j2", player=p.name, text=text,
-                                   next=self._next_words(game))
-            self._queue(self._to(game, p, kind, f"{game.name}: {subject}", body), None)
+            body = letter("notice", player=p.name, text=text, next=self._next_words(game))
+            self._queue(self._to(game, p, kind, f"{game.name}: {subject}", body.text, body.html),
+                        None)
 
     def _queue(self, out: Outgoing, reply_to_row: int | None) -> int:
         message_id = new_message_id(self.config, out.game_id)

@@ -21,6 +21,7 @@ from pbem.referee import clock
 from pbem.referee.accounts import vacation_book
 from pbem.referee.clock import ClockError, ClockSettings, ClockState
 from pbem.referee.games import SIDES, Game, load_game
+from pbem.referee.letters import letter
 from pbem.referee.orders import Order
 from pbem.referee.play import expected_turn
 from pbem.referee.refusal import Refusal
@@ -217,8 +218,6 @@ def _tick_game(ref: Referee, game_id: int, now: datetime, summary: TickSummary) 
 
 
 def _remind(ref: Referee, game: Game, effect: clock.SendReminder, now: datetime) -> None:
-    from pbem.render.templates import render_template
-
     player = game.players[KEYS[effect.side]]
     number, side = expected_turn(game.position)
     when = clock.format_instant(effect.deadline)
@@ -226,9 +225,9 @@ def _remind(ref: Referee, game: Game, effect: clock.SendReminder, now: datetime)
     text = (f"{first}: your move in game {game.id} ({number}{side.letter}) is due by {when}.\n"
             + "\n".join(clock_lines(game, now, with_settings=False)) + "\n\n"
             + render_text(game.position, flip=player.side == "b"))
-    body = render_template("referee/notice.txt.j2", player=player.name, text=text,
-                           next="Reply to this mail with your turn.")
+    body = letter("notice", player=player.name, text=text,
+                  next="Reply to this mail with your turn.")
     subject = f"{game.name}: reminder, your move by {when}"
-    ref._queue(ref._to(game, player, "reminder", subject, body), None)
+    ref._queue(ref._to(game, player, "reminder", subject, body.text, body.html), None)
     ref._log(game.id, "clock", f"{effect.kind} reminder to {player.title} for {when}")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.referee.conftest import MailPlayer, outbox_mails, run_pbem
+from tests.referee.conftest import MailPlayer, outbox_mails, run_pbem, text_of
 
 T0 = "2026-12-01T10:00:00Z"
 
@@ -36,7 +36,7 @@ def test_pause_and_resume_move_the_deadline_and_tell_both(home: Path) -> None:
     assert b"no deadline while the game is paused" in proc.stdout
     for who in ("w@p.test", "b@p.test"):
         mail = _last(home, who)
-        assert mail["X-Pbem-Kind"] == "operator" and "paused" in mail.get_content()
+        assert mail["X-Pbem-Kind"] == "operator" and "paused" in text_of(mail)
     again = _op(home, "pause", "1", now="2026-12-02T11:00:00Z")
     assert again.returncode == 1 and b"already paused" in again.stderr
     # a tick far past the old deadline does nothing while paused
@@ -51,7 +51,7 @@ def test_set_deadline(home: Path) -> None:
     _game(home)
     proc = _op(home, "set-deadline", "1", "2026-12-10 18:00")
     assert proc.returncode == 0, proc.stderr
-    assert "Thu 2026-12-10 18:00 UTC" in _last(home, "b@p.test").get_content()
+    assert "Thu 2026-12-10 18:00 UTC" in text_of(_last(home, "b@p.test"))
     assert _op(home, "set-deadline", "1", "2026-11-01").returncode == 1
     assert _op(home, "set-deadline", "1", "soon").returncode == 2  # not a date: a usage error
     assert _op(home, "set-deadline", "9", "2026-12-10").returncode == 2
@@ -85,7 +85,7 @@ def test_rollback_removes_later_turns_and_tells_both(home: Path) -> None:
     assert "1.Bh11" in shown and "Bh8" not in shown
     mail = _last(home, "b@p.test")
     assert mail["X-Pbem-Kind"] == "operator" and "rolled back to after turn 1w" in (
-        mail.get_content())
+        text_of(mail))
     # Black moves again, from where the game now is
     mails = outbox_mails(home)
     b.receive(mails)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.referee.conftest import REPO, MailPlayer, outbox_mails, run_pbem
+from tests.referee.conftest import REPO, MailPlayer, outbox_mails, run_pbem, text_of
 
 T0 = "2026-12-01T10:00:00Z"
 AFTER = "2026-12-04T10:00:01Z"  # one second after a 3-day deadline from T0
@@ -39,7 +39,7 @@ def _kinds(home: Path) -> list[str]:
 
 def test_pbem_new_takes_the_clock_and_pbem_now(home: Path) -> None:
     mails = _start(home, "days 3, forfeit")
-    assert "White to move by Fri 2026-12-04 10:00 UTC" in mails[0].get_content()
+    assert "White to move by Fri 2026-12-04 10:00 UTC" in text_of(mails[0])
     bad = run_pbem(home, "new", "--white", "x@p.test", "--black", "y@p.test", "--clock",
                    "days 0")
     assert bad.returncode == 2 and b"days" in bad.stderr and b"Traceback" not in bad.stderr
@@ -92,4 +92,4 @@ def test_reminder_by_cron_once(home: Path) -> None:
     reminders = [m for m in outbox_mails(home) if m["X-Pbem-Kind"] == "reminder"]
     assert len(reminders) == 1 and reminders[0]["To"] == "w@p.test"
     msg = email.message_from_bytes(bytes(reminders[0]), policy=email.policy.default)
-    assert "due by Fri 2026-12-04 10:00 UTC" in msg.get_content()
+    assert "due by Fri 2026-12-04 10:00 UTC" in text_of(msg)
