@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any, Literal
 
 from pbem.errors import PbemError
@@ -881,11 +881,15 @@ def parse_when(text: str) -> datetime:
 # --- text -----------------------------------------------------------------------------------
 
 
-def format_instant(value: datetime) -> str:
-    """'Mon 2026-11-30 18:00 UTC' (with seconds when there are any)."""
+def format_instant(value: datetime, zone: tzinfo | None = None) -> str:
+    """'Mon 2026-11-30 18:00 UTC' (with seconds when there are any); in ``zone`` (a
+    player's time zone) 'Mon 2026-11-30 19:00 CET (Europe/Paris)'."""
     value = as_utc(value)
     clock = "%H:%M:%S" if value.second or value.microsecond else "%H:%M"
-    return value.strftime(f"%a %Y-%m-%d {clock} UTC")
+    if zone is None:
+        return value.strftime(f"%a %Y-%m-%d {clock} UTC")
+    local = value.astimezone(zone)
+    return local.strftime(f"%a %Y-%m-%d {clock} %Z") + f" ({zone})"
 
 
 def _plural(n: int, unit: str) -> str:
@@ -928,9 +932,11 @@ def describe_clock(
     settings: ClockSettings,
     now: datetime,
     names: Mapping[Side, str] | None = None,
+    zone: tzinfo | None = None,
 ) -> list[str]:
     """Lines for a report: who must move by when and how much time is left, reserves,
-    vacations and pauses, or how the game was lost on time."""
+    vacations and pauses, or how the game was lost on time; instants in ``zone`` (the
+    reader's time zone; UTC when None)."""
     now = as_utc(now)
     name = {side: (names or {}).get(side, side.title) for side in Side}
     mover = state.to_move
@@ -938,22 +944,22 @@ def describe_clock(
         result = state.result
         if result.how == "forfeit":
             return [f"{name[result.loser]} lost on time: the deadline was "
-                    f"{format_instant(result.deadline)}."]
+                    f"{format_instant(result.deadline, zone)}."]
         return [f"{name[result.loser.other]} claimed the win on time: {name[result.loser]}'s "
-                f"deadline was {format_instant(result.deadline)}."]
+                f"deadline was {format_instant(result.deadline, zone)}."]
     lines = []
     due = deadline(state, settings)
     if due is None:
         lines.append(f"{name[mover]} to move; no deadline while the game is paused.")
     elif now > due:
-        passed = f"{name[mover]}'s deadline {format_instant(due)} has passed"
+        passed = f"{name[mover]}'s deadline {format_instant(due, zone)} has passed"
         if settings.after == "forfeit":
             lines.append(f"{passed}; {name[mover]} loses on time.")
         else:
             lines.append(f"{passed}; {name[mover.other]} may claim the win by mail ('claim').")
     else:
         left = format_duration(time_left(state, settings, now))
-        main = f"{name[mover]} to move by {format_instant(due)} ({left} left)"
+        main = f"{name[mover]} to move by {format_instant(due, zone)} ({left} left)"
         if state.reserves is not None:
             shown = ", ".join(
                 f"{name[s]} {format_duration(state.reserves[s] if r is None else r)}"

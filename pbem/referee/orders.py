@@ -49,11 +49,13 @@ ARGUMENT_COMMANDS: dict[str, re.Pattern[str]] = {
     "withdraw-challenge": re.compile(r"withdraw challenge #?\d+"),
     "observe": re.compile(r"observe (game )?[g#]?\d+"),
     "unobserve": re.compile(r"unobserve (game )?[g#]?\d+"),
+    "name": re.compile(r"name \S.{0,99}"),
+    "timezone": re.compile(r"(timezone|time zone|tz) [a-z0-9_+/-]{1,64}"),
 }
 #: commands about the player rather than one game: they need no game tag
 PLAYER_COMMANDS = frozenset({
     "vacation", "challenge", "accept-challenge", "decline-challenge", "withdraw-challenge",
-    "games", "digest-on", "digest-off", "observe", "unobserve",
+    "games", "digest-on", "digest-off", "observe", "unobserve", "name", "timezone",
 })
 _NUMBER = re.compile(r"#\s*(\d+)")
 _NOTATION = re.compile(

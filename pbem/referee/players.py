@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from pbem.errors import PbemError
-from pbem.referee import challenges, digest, observers
+from pbem.referee import challenges, digest, observers, profile
 from pbem.referee.accounts import (
     PlayerMail,
     ensure_account,
@@ -200,7 +200,9 @@ def cmd_games(ctx: PlayerMail, order: Order) -> None:
         lines.append(f"game {game.id} ({game.name}): you play {mine.title} v {other.name}; "
                      f"{state}")
         if game.status == "playing":
-            lines += [f"    {line}" for line in clock_lines(game, ctx.now, with_settings=False)]
+            zone = profile.zone_of(ctx.conn, ctx.email)
+            lines += [f"    {line}" for line in clock_lines(game, ctx.now, with_settings=False,
+                                                            zone=zone)]
     watched = [str(r[0]) for r in ctx.conn.execute(
         "SELECT game_id FROM observers WHERE email = ? ORDER BY game_id", (ctx.email,))]
     if watched:
@@ -235,4 +237,5 @@ PLAYER_HANDLERS: dict[str, Callable[[PlayerMail, Order], None]] = {
     "help": cmd_help,
     **challenges.HANDLERS,
     **observers.HANDLERS,
+    **profile.HANDLERS,
 }

@@ -42,6 +42,7 @@ from pbem.referee.now import Now, system_now
 from pbem.referee.options import load_options
 from pbem.referee.orders import PLAYER_COMMANDS, Order, find_orders
 from pbem.referee.play import expected_turn, play_turn
+from pbem.referee.profile import display_name_of, zone_of
 from pbem.referee.refusal import Refusal
 from pbem.referee.report_mail import report_parts
 from pbem.referee.secrets_scheme import (
@@ -141,9 +142,12 @@ class Referee:
         clock: ClockSettings | None = None,
     ) -> int:
         """``new_game`` inside the caller's transaction (a challenge accepted by mail)."""
-        players = [
-            Player("w", white.strip().lower(), white_name or white.strip(), new_token()),
-            Player("b", black.strip().lower(), black_name or black.strip(), new_token()),
+        w, b = white.strip().lower(), black.strip().lower()
+        players = [  # the name given here, else the one the player gave by mail
+            Player("w", w, white_name or display_name_of(self.conn, w) or white.strip(),
+                   new_token()),
+            Player("b", b, black_name or display_name_of(self.conn, b) or black.strip(),
+                   new_token()),
         ]
         game_id = insert_game(self.conn, name or "Realm by mail", ruleset, players)
         if clock is not None:
@@ -170,7 +174,8 @@ class Referee:
             board=render_text(pos, flip=p.side == "b"),
             to_move=to_move.title,
             token=p.token,
-            clock=timed.clock_lines(game, self.now(), with_settings=True),
+            clock=timed.clock_lines(game, self.now(), with_settings=True,
+                                    zone=zone_of(self.conn, p.email)),
             help=help_text(p.token),
         )
         yours = " (your move)" if to_move == SIDES[p.side] else ""
@@ -384,7 +389,8 @@ class Referee:
         game = work.game
         if order.name == "board":
             board = render_text(work.position, flip=work.side == "b")
-            lines = timed.clock_lines(game, work.now or self.now())
+            zone = zone_of(self.conn, game.players[work.side].email)
+            lines = timed.clock_lines(game, work.now or self.now(), zone=zone)
             work.sections.append(("The board", "\n".join([board, "", *lines]).rstrip()))
         elif order.name == "history":
             record = record_text(self.conn, game, game.result, None)
@@ -530,10 +536,12 @@ class Referee:
             )
         last = replay.turns[-1]
         number, to_move = expected_turn(last.after)
-        top = [*(notes or []), *timed.clock_lines(game, self.now())]
+        now = self.now()
+        top = [*(notes or []), *timed.clock_lines(game, now)]
         links = publish.page_links(self.config, game.id)
         for p in game.players.values():
-            text, html, pictures = report_parts(replay, flip=p.side == "b", top=top, links=links)
+            mine = [*(notes or []), *timed.clock_lines(game, now, zone=zone_of(self.conn, p.email))]
+            text, html, pictures = report_parts(replay, flip=p.side == "b", top=mine, links=links)
             if last.after.phase is Phase.OVER:
                 state = "the game is over"
             elif to_move == SIDES[p.side]:

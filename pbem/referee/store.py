@@ -155,6 +155,14 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX held_reports_email ON held_reports(email);
         """,
     ),
+    (
+        "0003-display-names-and-time-zones",
+        """
+        -- what a player said by mail: 'name Alice Archer', 'timezone Europe/Paris'
+        ALTER TABLE accounts ADD COLUMN display_name TEXT;
+        ALTER TABLE accounts ADD COLUMN timezone TEXT;
+        """,
+    ),
 )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from pbem.records.snapshot import load_snapshot
@@ -24,6 +24,7 @@ from pbem.referee.games import SIDES, Game, load_game
 from pbem.referee.letters import letter
 from pbem.referee.orders import Order
 from pbem.referee.play import expected_turn
+from pbem.referee.profile import zone_of
 from pbem.referee.refusal import Refusal
 from pbem.referee.store import transaction
 from pbem.render.text_board import render_text
@@ -63,8 +64,10 @@ def start_game_clock(ref: Referee, game_id: int, settings: ClockSettings, now: d
     )
 
 
-def clock_lines(game: Game, now: datetime, *, with_settings: bool = True) -> list[str]:
-    """The clock for a report: the time control, then who must move by when."""
+def clock_lines(game: Game, now: datetime, *, with_settings: bool = True,
+                zone: tzinfo | None = None) -> list[str]:
+    """The clock for a report: the time control, then who must move by when (in ``zone``,
+    the reader's time zone; UTC when None)."""
     found = game_clock(game)
     if found is None:
         return ["Time control: none (no deadlines)."] if with_settings else []
@@ -72,7 +75,7 @@ def clock_lines(game: Game, now: datetime, *, with_settings: bool = True) -> lis
     lines = [clock.describe_settings(settings)] if with_settings else []
     if game.status == "over" and state.result is None:
         return lines
-    return lines + clock.describe_clock(state, settings, now)
+    return lines + clock.describe_clock(state, settings, now, zone=zone)
 
 
 # -- turns and claims by mail ----------------------------------------------------------------
@@ -220,10 +223,11 @@ def _tick_game(ref: Referee, game_id: int, now: datetime, summary: TickSummary) 
 def _remind(ref: Referee, game: Game, effect: clock.SendReminder, now: datetime) -> None:
     player = game.players[KEYS[effect.side]]
     number, side = expected_turn(game.position)
-    when = clock.format_instant(effect.deadline)
+    zone = zone_of(ref.conn, player.email)
+    when = clock.format_instant(effect.deadline, zone)
     first = "Reminder" if effect.kind == "first" else "Last reminder: today is the day"
     text = (f"{first}: your move in game {game.id} ({number}{side.letter}) is due by {when}.\n"
-            + "\n".join(clock_lines(game, now, with_settings=False)) + "\n\n"
+            + "\n".join(clock_lines(game, now, with_settings=False, zone=zone)) + "\n\n"
             + render_text(game.position, flip=player.side == "b"))
     body = letter("notice", player=player.name, text=text,
                   next="Reply to this mail with your turn.")
