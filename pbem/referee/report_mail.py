@@ -8,6 +8,9 @@ is drawn once per view and turn.
 
 from __future__ import annotations
 
+import functools
+import sys
+
 from pbem.records.replay import Replay
 from pbem.referee.compose import Picture
 from pbem.render.board_png import svg_to_png
@@ -47,7 +50,17 @@ def report_parts(
     text = render_report_text(replay, flip=flip)
     if lines:
         text = "\n".join(lines) + "\n\n" + text
-    picture = board_picture(replay, flip=flip)
+    try:
+        picture = board_picture(replay, flip=flip)
+    except (ImportError, OSError) as exc:  # no cairosvg or no libcairo: the text board
+        warn_once(f"pbem: the board is mailed as text, not as a picture: {exc}")
+        html = render_report_html(replay, flip=flip, notices=top, links=links, board_svg="")
+        return text, html, ()
     html = render_report_html(replay, flip=flip, notices=top, links=links,
                               board_image=f"cid:{picture.cid}")
     return text, html, (picture,)
+
+
+@functools.cache
+def warn_once(message: str) -> None:
+    sys.stderr.write(message + "\n")

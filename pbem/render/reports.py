@@ -276,7 +276,8 @@ def render_report_html(
 ) -> str:
     """The HTML report, its CSS inlined. ``board_image`` (a ``cid:`` URL of the PNG
     board, for mail) is shown as an image; else ``board_svg`` is inlined as given
-    (trusted markup, made by ``render_svg``); else the board is drawn here, or as text.
+    (trusted markup, made by ``render_svg``; "" for the text board); else the board is
+    drawn here, or as text.
     ``notices`` (the referee's clock lines, say) go on top, escaped like all text;
     ``links`` are (label, URL) lines (the game's live page)."""
     ctx = build_context(replay, turn_index)
@@ -284,7 +285,7 @@ def render_report_html(
     if board_image is None:
         svg = board_svg if board_svg is not None else _board_svg(ctx.position, ctx.last, flip)
     text_board = None
-    if svg is None and board_image is None:
+    if not svg and board_image is None:  # "" asks for the text board
         marks = turn_squares(ctx.last) if ctx.last is not None else ()
         text_board = render_board(ctx.position, flip=flip, marks=marks)
     last_line = None

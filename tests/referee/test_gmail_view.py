@@ -102,3 +102,17 @@ def test_a_turn_report_as_gmail_shows_it_has_the_board(tmp_path: Path, home: Pat
     # the board shows: thousands of pixels of each side's realm colour
     assert counts.get(WHITE_TINT, 0) > 5000, counts.get(WHITE_TINT)
     assert counts.get(BLACK_TINT, 0) > 5000, counts.get(BLACK_TINT)
+
+
+def test_without_libcairo_the_report_carries_the_text_board(home: Path, monkeypatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it could not load
+    table = new_table(home)
+    # a position no other test mails first (pictures are kept per position in a process)
+    assert table.send(table.white.reply("Bk2")).outcome == "accepted"
+    report = table.black.last
+    assert report["X-Pbem-Kind"] == "report"
+    html = report.get_body(("html",)).get_content()
+    assert "<pre" in html and "cid:" not in html and "<svg" not in html
+    assert [p for p in report.walk() if p.get_content_type() == "image/png"] == []
