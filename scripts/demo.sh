@@ -16,7 +16,13 @@ echo "== The referee: a throwaway home in build/demo-home, two players, replies 
 export PBEM_HOME=build/demo-home
 rm -rf "$PBEM_HOME"
 .venv/bin/pbem init --address referee@realm.example || exit 3
-game=$(.venv/bin/pbem new --white alice@example.org --black bob@example.org --name "Demo") || exit 3
+cat >> "$PBEM_HOME/config.yaml" <<'YAML'
+site:                 # the live site of the referee's games, rewritten after each turn
+  path: site
+  title: Demo club
+YAML
+game=$(.venv/bin/pbem new --white alice@example.org --black bob@example.org --name "Demo" \
+  --white-name "Alice Archer") || exit 3
 echo "game $game created; invitations are in $PBEM_HOME/outbox/new"
 key() { .venv/bin/python - "$PBEM_HOME/pbem.sqlite" "$game" "$1" <<'PY'
 import sqlite3, sys
@@ -47,4 +53,8 @@ echo "== pbem show $game"
 .venv/bin/pbem show "$game" || status=$?
 echo "== pbem show $game --log"
 .venv/bin/pbem show "$game" --log || status=$?
+echo
+echo "== The game's live page: $PBEM_HOME/site/games/game-$game.html (index: $PBEM_HOME/site/index.html)"
+echo "== pbem export $game (a .realm record; no address in it)"
+.venv/bin/pbem export "$game" || status=$?
 exit $status

@@ -63,7 +63,7 @@ def page_links(config: Config, game_id: int) -> list[tuple[str, str]]:
 
 def event_name(config: Config) -> str:
     raw = config.extra.get("site")
-    event = raw.get("event") if isinstance(raw, dict) else None
+    event = (raw.get("event") or raw.get("title")) if isinstance(raw, dict) else None
     return str(event or config.extra.get("event") or DEFAULT_EVENT)
 
 
