@@ -60,27 +60,37 @@ def setup(home: Path, games: int) -> tuple[Referee, dict[int, dict[str, str]]]:
     return referee, tokens
 
 
-def bench_mail(runs: int) -> None:
+def bench_mail(runs: int, baseline: Path | None = None) -> None:
+    """One mail at a time through ``pbem mail`` in a new process. With ``baseline`` (another
+    checkout's folder, e.g. the code before a change), each mail is also played there,
+    interleaved, so both see the same load on a shared machine."""
     turns = sample_turns()[:runs]
+    trees = {"this": REPO} | ({"baseline": baseline} if baseline is not None else {})
+    times: dict[str, list[float]] = {name: [] for name in trees}
     with tempfile.TemporaryDirectory() as tmp:
-        home = Path(tmp) / "home"
-        _, tokens = setup(home, 1)
-        env = {**os.environ, "PBEM_HOME": str(home)}
-        times = []
+        homes, tokens = {}, {}
+        for name in trees:
+            homes[name] = Path(tmp) / name
+            _, tokens[name] = setup(homes[name], 1)
         for n, (label, text) in enumerate(turns):
-            raw = mail(1, label[-1], tokens[1][label[-1]], text, n)
-            start = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-m", "pbem", "mail", "--no-send"], input=raw,
-                                  capture_output=True, env=env)
-            times.append(time.perf_counter() - start)
-            assert proc.stdout.startswith(b"accepted"), proc.stdout + proc.stderr
+            for name, tree in trees.items():
+                raw = mail(1, label[-1], tokens[name][1][label[-1]], text, n)
+                env = {**os.environ, "PBEM_HOME": str(homes[name]), "PYTHONPATH": str(tree)}
+                start = time.perf_counter()
+                proc = subprocess.run([sys.executable, "-m", "pbem", "mail", "--no-send"],
+                                      input=raw, capture_output=True, env=env)
+                times[name].append(time.perf_counter() - start)
+                assert proc.stdout.startswith(b"accepted"), proc.stdout + proc.stderr
+        env = {**os.environ, "PBEM_HOME": str(homes["this"])}
         start = time.perf_counter()
         subprocess.run([sys.executable, "-m", "pbem", "flush"], capture_output=True, env=env)
         flush = time.perf_counter() - start
-    print(f"pbem mail, new process, read -> committed turn + 2 queued reports with PNG: "
-          f"median {statistics.median(times) * 1000:.0f} ms, best {min(times) * 1000:.0f} ms, "
-          f"worst {max(times) * 1000:.0f} ms ({len(times)} runs; target < 300 ms)")
-    print(f"pbem flush of {2 * len(times) + 2} queued mails into the outbox Maildir: "
+    for name, got in times.items():
+        print(f"pbem mail ({name}: {trees[name]}), new process, read -> committed turn + 2 "
+              f"queued reports: median {statistics.median(got) * 1000:.0f} ms, best "
+              f"{min(got) * 1000:.0f} ms, worst {max(got) * 1000:.0f} ms ({len(got)} runs; "
+              "target < 300 ms)")
+    print(f"pbem flush of {2 * len(turns) + 2} queued mails into the outbox Maildir: "
           f"{flush * 1000:.0f} ms")
 
 
@@ -137,6 +147,9 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--per-game", type=int, default=10)
     ap.add_argument("--mail-only", action="store_true", help="skip the poll burst")
+    ap.add_argument("--baseline", type=Path, metavar="DIR",
+                    help="another checkout to time against, mail by mail (e.g. the code "
+                    "before a change: git archive main | tar -x -C DIR)")
     args = ap.parse_args()
     # as `pip install` does: measure the referee, not Python compiling its sources again in
     # every process (this machine sets PYTHONDONTWRITEBYTECODE, so nothing else writes them)
@@ -144,7 +157,9 @@ def main() -> None:
     print(f"bytecode compiled for {REPO / 'pbem'}; PYTHONDONTWRITEBYTECODE="
           f"{os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}")
     bench_png()
-    bench_mail(args.runs)
+    if args.baseline is not None:
+        compileall.compile_dir(str(args.baseline / "pbem"), quiet=1)
+    bench_mail(args.runs, args.baseline)
     if not args.mail_only:
         bench_poll(args.games, args.per_game)
 
