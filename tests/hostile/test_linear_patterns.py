@@ -62,6 +62,16 @@ REVIEWED = {
     r"'(\\d+)\\.(?:[^.]*?M(\\d+))?(?:[^.]*?Q(\\d+))?'": "Maildir file names (255 bytes)",
     r"f'cancel(?:\\s+{_DATE})?'": "fullmatch",
     r"f'{_DATE}(?:\\s*(?:to|until|through|-|–)\\s*{_DATE})?'": "fullmatch, words between",
+    # issue 13: the HTML letters' blocks (the referee's own text), names and time zones
+    r"'^\\s|\\S {2,}\\S|[|+]-|-[|+]'":
+        "each run of spaces is scanned from the one non-space before it",
+    r"'\\n[ \\t]*\\n'": "each newline scans the blanks after it once",
+    r"'name \\S.{0,99}'": "fullmatch, bounded",
+    r"'(timezone|time zone|tz) [a-z0-9_+/-]{1,64}'": "fullmatch, bounded",
+    r"'(?i)\\bname\\s+(.*)'": "searched in a line that fits the name command; '.*' ends it",
+    r"'(?i)\\b(?:timezone|time zone|tz)\\s+(\\S+)'":
+        "searched in a line that fits the timezone command (at most 75 characters)",
+    "re.escape(email)": "a literal: a player's address, searched in the referee's record",
 }
 _RE_CALLS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split", "findall",
              "finditer"}
