@@ -52,6 +52,8 @@ from pbem.rules.written import (
 
 #: legal_actions lists at most this many lines of one piece (captures first)
 LINES_PER_PIECE = 60
+#: ``pbem moves --every`` shows at most this many lines per piece and Realm
+LISTING_CAP = 50
 _KIND_OF = {"E": Kind.ENFORCER, "P": Kind.POWER, "B": Kind.BASE}
 _RESULTS = ("1-0", "0-1", "1/2-1/2")
 PIECE_BY_CODE: dict[str, Piece] = {
@@ -306,6 +308,59 @@ class ModernGame(Game):
                 examples.append(format_action(_with_events(line_moves(board, line)[0], board)))
             out.append(PieceMoves(s, board[s], tuple(examples), sum(g.count for g in groups)))  # type: ignore[arg-type]
         return out
+
+    def legal_listing(self, position: Position, *, every: bool = False) -> dict[str, Any]:
+        """``pbem moves`` for Modern Realm: per movable piece, its lines grouped by the
+        Realm they end in, each group with its count, how many capture, and examples
+        (all of them with ``every``, up to ``LISTING_CAP`` lines a group)."""
+        playing = position.phase is not Phase.OVER
+        listing: dict[str, Any] = {
+            "phase": position.phase.value,
+            "to_move": position.to_move.key if playing else None,
+            "turn": position.turn_label() if playing else None,
+            "result": position.result,
+            "placements": [],
+            "moves": {},
+            "realms": {},
+            "pass": False,
+        }
+        if position.phase is Phase.SETUP:
+            listing["placements"] = [
+                format_action(a) for a in self.legal_actions(self.begin_turn(position))
+            ]
+            return listing
+        if not playing:
+            return listing
+        board = position.board
+        realms = Realms(board, position.to_move)
+        cap = LISTING_CAP if every else 2
+        for s in turns.movable(position, position.to_move):
+            groups = lines_by_realm(realms, s, cap=cap)
+            name = SQUARE_NAMES[s]
+            listing["moves"][name] = [
+                format_action(_with_events(line_moves(board, line)[0], board))
+                for g in groups
+                for line in g.examples
+            ]
+            listing["realms"][name] = [
+                {"realm": SQUARE_NAMES[CENTER[g.realm]], "lines": g.count, "captures": g.captures}
+                for g in groups
+            ]
+        listing["pass"] = not listing["moves"]
+        return listing
+
+    def format_listing(self, listing: dict[str, Any]) -> str:
+        if listing["phase"] != "play" or listing["pass"]:
+            return super().format_listing(listing)  # type: ignore[no-any-return]
+        side = listing["to_move"].capitalize()
+        lines = [f"{side} to move, turn {listing['turn']}: lines by the Realm they end in"]
+        for square, groups in listing["realms"].items():
+            total = sum(g["lines"] for g in groups)
+            lines.append(f"{square}: {total} lines; e.g. {' '.join(listing['moves'][square])}")
+            for g in groups:
+                took = f", {g['captures']} capture it" if g["captures"] else ""
+                lines.append(f"  to the {g['realm']} Realm: {g['lines']}{took}")
+        return "\n".join(lines) + "\n"
 
     # -- words ------------------------------------------------------------------------------
     def describe_action(self, resolved: Resolved, side: Side) -> str:
