@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from pbem.rules.geometry import BORDER_SQUARES, CENTER, REALM_OF
-from pbem.rules.modern.game import move_text
 from pbem.rules.modern.lines import Line, Realms, lines_from
 from pbem.rules.modern.pieces import TARGETS, Board
 from pbem.rules.modern.position import Phase, Position, initial_position
@@ -34,7 +33,6 @@ from pbem.rules.modern.turns import (
     placeable_squares,
 )
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.written import SQUARE_TEXTS, ActionText, PassText, PlacementText
 
 T = TypeVar("T")
 
@@ -159,17 +157,3 @@ def _as_move(rng: Rng, board: Board, line: Line) -> Move:
         return Move(line.frm, line.to, line.via, hq=center)
     vacant = [s for s in BORDER_SQUARES[realm] if board[s] is None]
     return Move(line.frm, line.to, line.via, hq=center, dislodge=rng.choice(vacant))
-
-
-def written_turn(turn: Turn) -> tuple[ActionText, ...]:
-    """A turn as the record writes it, every capture's HQ and dislodge written."""
-    out: list[ActionText] = []
-    for step in turn:
-        action = step.action
-        if isinstance(action, Move):
-            out.append(move_text(action, step.before, step.events))
-        elif isinstance(action, Placement):
-            out.append(PlacementText(action.kind.value, SQUARE_TEXTS[action.square]))
-        else:
-            out.append(PassText())
-    return tuple(out)

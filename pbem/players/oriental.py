@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from pbem.rules.geometry import REALM_SQUARES, REALMS
-from pbem.rules.oriental.game import action_text
 from pbem.rules.oriental.pieces import NEIGHBOURS, Board
 from pbem.rules.oriental.position import Phase, Position, initial_position
 from pbem.rules.oriental.rules import ORIENTAL, OrientalRules
@@ -35,7 +34,6 @@ from pbem.rules.oriental.turns import (
 )
 from pbem.rules.oriental.warning import surrounding_turn
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.written import ActionText
 
 T = TypeVar("T")
 
@@ -179,8 +177,3 @@ def _play(pos: Position, moves: list[Move]) -> Turn:
     steps[-1] = Step(last.side, last.action, last.events, last.before, after)
     return tuple(steps)
 
-
-
-def written_turn(turn: Turn) -> tuple[ActionText, ...]:
-    """A turn as the record writes it."""
-    return tuple(action_text(step.action, step.before) for step in turn)
