@@ -136,7 +136,7 @@ class ModernGame(Game):
     pieces: ClassVar[PieceTable] = PieceTable(
         (
             PieceStyle("B", "HQ", "HQs", "square", "B"),
-            PieceStyle("P", "Counter-Agent", "Counter-Agents", "star", "P"),
+            PieceStyle("P", "Counter-Agent", "Counter-Agents", "diamond", "P"),
             PieceStyle("E", "Agent", "Agents", "disc", "E"),
         )
     )
