@@ -36,7 +36,7 @@ def measure(name: str, games: int, seed: int) -> tuple[float, float, float, floa
         write_wall, write_cpu = time.perf_counter() - wall, time.process_time() - cpu
     cov = Coverage()
     for p in playouts:
-        cov.add(coverage_of(p))
+        cov.add(coverage_of(p.playout))
     return play_wall, play_cpu, write_wall, write_cpu, cov, playouts
 
 
@@ -53,12 +53,12 @@ def main() -> None:
           f"{'ends: bases/no-turn/cut':>24} {'redone':>6} {'passing':>7}")
     for name in args.presets.split(","):
         pw, pc, ww, wc, cov, playouts = measure(name, n, args.seed)
-        turns = [p.play_turns for p in playouts]
+        turns = [p.playout.play_turns for p in playouts]
         c = cov.counts
         ends = (f"{c['end: all Bases created']}/{c['end: no legal turn']}/"
                 f"{c['end: turn cap']}")
         # games in which a side passed (a siege shut it in)
-        passing = sum(1 for p in playouts if coverage_of(p).counts["pass"])
+        passing = sum(1 for p in playouts if coverage_of(p.playout).counts["pass"])
         print(f"  {name:<12} {n / pw:7.0f} ({n / pc:5.0f}) {n / ww:9.0f} ({n / wc:5.0f}) "
               f"{statistics.median(turns):6.0f} med {max(turns):4d} max {ends:>24} "
               f"{sum(p.discarded for p in playouts):>6} {passing:>7}")

@@ -6,7 +6,7 @@ import argparse
 import re
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from pbem.errors import EXIT_OK, UsageError
 
@@ -43,13 +43,12 @@ def cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.errors import PbemError
     from pbem.records.generate import RANDOM, write_games
     from pbem.records.rulesets import load_ruleset
-    from pbem.rules.realm.ruleset import Ruleset
 
     if args.games < 1:
         raise UsageError(f"--games must be 1 or more, not {args.games}")
     if args.seed < 0:
         raise UsageError(f"--seed must be 0 or more, not {args.seed}")
-    ruleset: Ruleset | str
+    ruleset: Any
     if args.ruleset.strip() == RANDOM:
         ruleset = RANDOM
     else:

@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+from pbem.rules.game import Resolved
 from pbem.rules.geometry import BORDER_SQUARES, CENTER, REALM_OF
+from pbem.rules.modern.game import canonical_of
 from pbem.rules.modern.lines import Line, Realms, lines_from
 from pbem.rules.modern.pieces import TARGETS, Board
 from pbem.rules.modern.position import Phase, Position, initial_position
@@ -33,6 +35,7 @@ from pbem.rules.modern.turns import (
     placeable_squares,
 )
 from pbem.rules.pieces import Kind, Side
+from pbem.rules.written import ActionText
 
 T = TypeVar("T")
 
@@ -157,3 +160,8 @@ def _as_move(rng: Rng, board: Board, line: Line) -> Move:
         return Move(line.frm, line.to, line.via, hq=center)
     vacant = [s for s in BORDER_SQUARES[realm] if board[s] is None]
     return Move(line.frm, line.to, line.via, hq=center, dislodge=rng.choice(vacant))
+
+
+def written_turn(turn: Turn) -> tuple[ActionText, ...]:
+    """A turn as canonical written syntax, every event written (for records)."""
+    return tuple(canonical_of(Resolved(s.action, tuple(s.events), s.before)) for s in turn)

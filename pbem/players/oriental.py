@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+from pbem.rules.game import Resolved
 from pbem.rules.geometry import REALM_SQUARES, REALMS
+from pbem.rules.oriental.game import canonical_of
 from pbem.rules.oriental.pieces import NEIGHBOURS, Board
 from pbem.rules.oriental.position import Phase, Position, initial_position
 from pbem.rules.oriental.rules import ORIENTAL, OrientalRules
@@ -34,6 +36,7 @@ from pbem.rules.oriental.turns import (
 )
 from pbem.rules.oriental.warning import surrounding_turn
 from pbem.rules.pieces import Kind, Side
+from pbem.rules.written import ActionText
 
 T = TypeVar("T")
 
@@ -177,3 +180,8 @@ def _play(pos: Position, moves: list[Move]) -> Turn:
     steps[-1] = Step(last.side, last.action, last.events, last.before, after)
     return tuple(steps)
 
+
+
+def written_turn(turn: Turn) -> tuple[ActionText, ...]:
+    """A turn as canonical written syntax, every event written (for records)."""
+    return tuple(canonical_of(Resolved(s.action, tuple(s.events), s.before)) for s in turn)

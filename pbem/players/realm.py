@@ -50,6 +50,7 @@ from pbem.rules.realm.actions import (
     Rearrangement,
     Sacrifice,
 )
+from pbem.rules.realm.canonical import action_text
 from pbem.rules.realm.movement import has_stop, stops
 from pbem.rules.realm.position import Board, Phase, Position, initial_position
 from pbem.rules.realm.ruleset import FEATURED, OPTIONS, SWITCHES, Ruleset
@@ -71,6 +72,7 @@ from pbem.rules.realm.turns import (
     rearrangeable,
     sacrifices,
 )
+from pbem.rules.written import ActionText
 
 T = TypeVar("T")
 
@@ -167,6 +169,11 @@ class Playout:
     @property
     def play_turns(self) -> int:
         return sum(1 for t in self.turns if not isinstance(t[0].action, Placement))
+
+
+def written_turn(turn: Turn) -> tuple[ActionText, ...]:
+    """A turn as canonical written syntax, every special event written."""
+    return tuple(action_text(s.action, s.events, s.before) for s in turn)
 
 
 def play_random_game(

@@ -1,7 +1,9 @@
 """Which random-game policy plays which game: the game's name -> its policy.
 
 ``pbem generate`` and the benchmarks ask here instead of importing one game's policy,
-so a new game's policy is one module plus one line below.
+so a new game's policy is one module plus one line below. A policy plays a whole
+game and hands it back as a ``GeneratedGame``: every turn's actions as canonical
+written syntax (``pbem.rules.written``), so the record writer needs no game's types.
 """
 
 from __future__ import annotations
@@ -12,6 +14,24 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.players import modern, oriental, realm
+from pbem.rules.pieces import Side
+from pbem.rules.written import ActionText
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratedGame:
+    """A game a policy played, as the record will say it."""
+
+    ruleset: Any
+    #: every turn in order (placements included): who played it and its actions
+    turns: tuple[tuple[Side, tuple[ActionText, ...]], ...]
+    final: Any
+    #: cut off (turn cap or dead end) instead of ending by the rules
+    capped: bool = False
+    #: games thrown away before this one and played afresh
+    discarded: int = 0
+    #: the policy's own account of the game (the Featured coverage counts read it)
+    playout: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,19 +39,48 @@ class Policy:
     """A game's random player: a whole game from a random stream, and a random ruleset."""
 
     game: str
-    #: ``play(rng, ruleset, *, max_turns=...)`` -> the game as played
+    #: ``play(rng, ruleset, *, max_turns=...)`` -> the game as the policy played it
     play: Callable[..., Any]
     #: ``random_ruleset(rng)`` -> a valid random ruleset of the game
     random_ruleset: Callable[[Any], Any]
     max_turns: int
+    #: ``written(played)`` -> the GeneratedGame of what ``play`` returned
+    written: Callable[[Any], GeneratedGame]
+
+    def generate(self, rng: Any, ruleset: Any, *, max_turns: int | None = None) -> GeneratedGame:
+        played = self.play(rng, ruleset, max_turns=max_turns or self.max_turns)
+        return self.written(played)
 
 
+def _realm_written(playout: realm.Playout) -> GeneratedGame:
+    turns = tuple((turn[0].side, realm.written_turn(turn)) for turn in playout.turns)
+    return GeneratedGame(
+        playout.ruleset, turns, playout.final, playout.capped, playout.discarded, playout
+    )
+
+
+def _steps_written(playout: Any, written_turn: Callable[[Any], Any]) -> GeneratedGame:
+    """A playout of steps (side, action, events, before, after) as a GeneratedGame."""
+    turns = tuple((turn[0].side, written_turn(turn)) for turn in playout.turns)
+    return GeneratedGame(playout.rules, turns, playout.final, playout.capped, 0, playout)
+
+
+_REALM = Policy(
+    "featured", realm.play_random_game, realm.random_ruleset, realm.MAX_TURNS, _realm_written
+)
+
+#: game name (``pbem.rules.registry``) -> its policy
 POLICIES: dict[str, Policy] = {
-    "realm": Policy("realm", realm.play_random_game, realm.random_ruleset, realm.MAX_TURNS),
+    "featured": _REALM,
+    "realm": _REALM,  # the Featured Game's former name here
     "oriental": Policy(
-        "oriental", oriental.play_random_game, oriental.random_ruleset, oriental.MAX_TURNS
+        "oriental", oriental.play_random_game, oriental.random_ruleset, oriental.MAX_TURNS,
+        lambda p: _steps_written(p, oriental.written_turn),
     ),
-    "modern": Policy("modern", modern.play_random_game, modern.random_ruleset, modern.MAX_TURNS),
+    "modern": Policy(
+        "modern", modern.play_random_game, modern.random_ruleset, modern.MAX_TURNS,
+        lambda p: _steps_written(p, modern.written_turn),
+    ),
 }
 
 

@@ -21,13 +21,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, EXIT_USAGE, PbemError
 from pbem.records.interchange import report_to_json
 from pbem.records.reader import read_file
 from pbem.records.validate import GameReport, validate_source
-from pbem.rules.realm.ruleset import Ruleset
 
 T = TypeVar("T")
 
@@ -61,7 +60,7 @@ class BatchOptions:
 
     format: Formatter
     strict: bool = False
-    ruleset: Ruleset | None = None
+    ruleset: Any = None
     #: only invalid games are formatted (and so shown)
     only_invalid: bool = False
 

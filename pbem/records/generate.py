@@ -18,13 +18,10 @@ from typing import Any
 from pbem.notation.format import format_game
 from pbem.notation.syntax import TurnText
 from pbem.notation.write import game_text
-from pbem.players.realm import MAX_TURNS, Playout
 from pbem.players.realm_coverage import Coverage, coverage_of
-from pbem.players.registry import policy
-from pbem.records.rulesets import load_ruleset, preset_names
-from pbem.rules.pieces import Side
-from pbem.rules.realm.canonical import action_text
-from pbem.rules.realm.ruleset import Ruleset
+from pbem.players.registry import GeneratedGame, policy
+from pbem.records.rulesets import differences, load_ruleset, preset_names
+from pbem.rules.registry import featured, game_of
 
 #: ``--ruleset random``: a different random ruleset for every game
 RANDOM = "random"
@@ -35,39 +32,42 @@ def game_rng(seed: int, index: int) -> random.Random:
 
 
 def generate_game(
-    seed: int, index: int, ruleset: Ruleset | str, *, max_turns: int = MAX_TURNS
-) -> Playout:
-    """Game ``index`` of ``seed``; ``ruleset`` may be ``"random"``."""
+    seed: int, index: int, ruleset: Any, *, max_turns: int | None = None
+) -> GeneratedGame:
+    """Game ``index`` of ``seed``, played by its game's policy; ``ruleset`` may be
+    ``"random"`` (a random ruleset of the Featured Game)."""
     rng = game_rng(seed, index)
-    player = policy("realm")
-    rules = player.random_ruleset(rng) if ruleset == RANDOM else ruleset
-    assert isinstance(rules, Ruleset)
-    played: Playout = player.play(rng, rules, max_turns=max_turns)
-    return played
+    if ruleset == RANDOM:
+        player = policy(featured().name)
+        rules = player.random_ruleset(rng)
+    else:
+        player = policy(game_of(ruleset).name)
+        rules = ruleset
+    return player.generate(rng, rules, max_turns=max_turns)
 
 
-def ruleset_spec(ruleset: Ruleset) -> str | dict[str, Any]:
-    """What the front matter says: the preset's name, or the options that differ."""
+def ruleset_spec(ruleset: Any) -> str | dict[str, Any]:
+    """What the front matter says: the preset's name, or the options that differ (with
+    the game, where it is not the Featured Game)."""
     if _presets().get(ruleset.name) == ruleset:
         return ruleset.name
-    return {"name": ruleset.name, **ruleset.differences()}
+    game = game_of(ruleset)
+    named = {"game": game.name} if game is not featured() else {}
+    return {**named, "name": ruleset.name, **differences(ruleset)}
 
 
 @functools.lru_cache(maxsize=1)
-def _presets() -> dict[str, Ruleset]:
+def _presets() -> dict[str, Any]:
     return {name: load_ruleset(name) for name in preset_names()}
 
 
-def record_text(playout: Playout, seed: int, index: int) -> str:
+def record_text(played: GeneratedGame, seed: int, index: int) -> str:
     """The game in canonical notation, every special event written, with its front matter."""
-    turns: list[tuple[Side, TurnText]] = []
-    for turn in playout.turns:
-        texts = tuple(action_text(s.action, s.events, s.before) for s in turn)
-        turns.append((turn[0].side, TurnText(texts)))
-    result = playout.final.result or "*"
+    turns = [(side, TurnText(texts)) for side, texts in played.turns]
+    result = played.final.result or "*"
     headers: dict[str, Any] = {
         "game": f"Random game {seed}-{index}",
-        "ruleset": ruleset_spec(playout.ruleset),
+        "ruleset": ruleset_spec(played.ruleset),
         "white": "Random White",
         "black": "Random Black",
         "source": f"pbem generate --seed {seed}",
@@ -101,7 +101,7 @@ def write_games(
     folder: Path,
     n: int,
     seed: int,
-    ruleset: Ruleset | str,
+    ruleset: Any,
     *,
     prefix: str = "random",
     one_file: bool = False,
@@ -126,8 +126,8 @@ def write_games(
         done.games += 1
         done.unfinished += playout.capped
         done.discarded += playout.discarded
-        if stats:
-            done.coverage.add(coverage_of(playout))
+        if stats and game_of(playout.ruleset) is featured():
+            done.coverage.add(coverage_of(playout.playout))
         if one_file:
             texts.append(text)
         else:
@@ -139,6 +139,6 @@ def write_games(
     return done
 
 
-def _games(n: int, seed: int, ruleset: Ruleset | str) -> Iterator[Playout]:
+def _games(n: int, seed: int, ruleset: Any) -> Iterator[GeneratedGame]:
     for i in range(n):
         yield generate_game(seed, i, ruleset)

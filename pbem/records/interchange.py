@@ -6,34 +6,13 @@ from typing import Any
 
 from pbem.errors import Diagnostic
 from pbem.records.validate import GameReport
-from pbem.rules.geometry import SQUARE_NAMES
-from pbem.rules.pieces import Side
-from pbem.rules.realm.position import Phase, Position
+from pbem.rules.game import GamePosition
+from pbem.rules.registry import game_of
 
 
-def position_to_json(pos: Position) -> dict[str, Any]:
-    """notation.md's position; ``sacrificed`` only where Powers were sacrificed (a
-    variation), so the Featured Game's JSON is exactly the documented one."""
-    data = {
-        "game": "realm",
-        "phase": pos.phase.value,
-        "to_move": None if pos.phase is Phase.OVER else pos.to_move.key,
-        "board": {SQUARE_NAMES[s]: p.code for s, p in enumerate(pos.board) if p is not None},
-        "supply": {
-            s.key: {
-                "B": pos.bases_in_supply(s),
-                "P": pos.powers_in_supply(s),
-                "E": pos.enforcers_in_supply(s),
-            }
-            for s in Side
-        },
-        "captured": {s.key: pos.captured[s] for s in Side},
-        "realms": {s.key: pos.realms_controlled(s) for s in Side},
-        "result": pos.result,
-    }
-    if any(pos.sacrificed):
-        data["sacrificed"] = {s.key: pos.sacrificed[s] for s in Side}
-    return data
+def position_to_json(pos: GamePosition) -> dict[str, Any]:
+    """notation.md's position, as the position's game writes it."""
+    return game_of(pos).position_to_json(pos)
 
 
 def _warning(d: Diagnostic) -> dict[str, Any]:

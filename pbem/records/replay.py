@@ -21,34 +21,17 @@ from pbem.notation.syntax import (
     GameText,
     LabelText,
     ListMarkerText,
-    MoveText,
-    PassText,
-    PlacementText,
-    RearrangementText,
     ResultText,
-    SacrificeText,
     TurnText,
 )
 from pbem.records.rulesets import load_ruleset
-from pbem.rules.game import Resolved
-from pbem.rules.geometry import is_square_name, parse_square
+from pbem.rules.game import ActionRuleError, Game, GamePosition, Phase, Resolved
 from pbem.rules.pieces import Side
-from pbem.rules.realm.canonical import action_text
-from pbem.rules.realm.legal import legal_moves_for
-from pbem.rules.realm.position import Phase, Position, initial_position
-from pbem.rules.realm.resolve import (
-    resolve_move,
-    resolve_pass,
-    resolve_placement,
-    resolve_rearrangement,
-    resolve_sacrifice,
-)
-from pbem.rules.realm.ruleset import FEATURED, Ruleset
-from pbem.rules.realm.turns import TurnState, apply_move, begin_turn, finish_turn
-from pbem.rules.repairs import square_readings
+from pbem.rules.registry import featured, game_of
 
 KNOWN_HEADERS = (
-    "game", "ruleset", "white", "black", "event", "site", "date", "finished", "source", "result",
+    "game", "ruleset", "setup", "white", "black", "event", "site", "date", "finished",
+    "source", "result",
 )
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
@@ -59,8 +42,8 @@ class PlayedTurn:
     side: Side
     text: TurnText
     resolved: tuple[Resolved, ...]
-    before: Position
-    after: Position
+    before: Any
+    after: Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +63,7 @@ class Replay:
     """The outcome of playing one record through the rules."""
 
     headers: dict[str, Any]
-    ruleset: Ruleset | None
+    ruleset: Any
     turns: list[PlayedTurn] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
     error: GameError | None = None
@@ -89,7 +72,7 @@ class Replay:
     #: the comments on the record's result token: how a game off the board ended
     #: (``0-1 {White resigned}``)
     claimed_notes: tuple[str, ...] = ()
-    final: Position | None = None
+    final: Any = None
 
     @property
     def valid(self) -> bool:
@@ -102,63 +85,40 @@ class Replay:
             return self.final.result
         return self.claimed if self.claimed in ("1-0", "0-1", "1/2-1/2") else None
 
-    def positions(self) -> list[Position]:
+    @property
+    def game(self) -> Game:
+        """The game the record is played in (the Featured Game until its ruleset is known)."""
+        return game_of(self.ruleset) if self.ruleset is not None else featured()
+
+    def positions(self) -> list[Any]:
         """Every position from the start, one per turn played."""
         if not self.turns:
             return [self.final] if self.final is not None else []
         return [self.turns[0].before, *(t.after for t in self.turns)]
 
 
-#: an error names the legal moves of the refused piece when there are at most this many
-ALTERNATIVES = 12
-
-
-def _with_alternatives(
-    state: TurnState, text: MoveText, exc: RuleError
-) -> tuple[str, tuple[str, ...]]:
-    """The error's message and options; where the rules refused a move of the mover's own
-    movable piece and name no choices themselves, the options are that piece's legal
-    moves (when there are few), or the message says it has none."""
-    if exc.options or exc.code in ("turn.moved-once", "turn.game-over"):
-        return exc.message, exc.options
-    name = square_readings(text.frm)[0][0]
-    if not is_square_name(name):
-        return exc.message, ()
-    frm = parse_square(name)
-    position = state.position
-    piece = position.board[frm]
-    if piece is None or piece.side is not position.to_move or not piece.mobile:
-        return exc.message, ()
-    moves = legal_moves_for(state, frm)
-    if not moves:
-        return f"{exc.message}; the {piece.kind.title} on {name} has no legal move now", ()
-    if len(moves) > ALTERNATIVES:
-        return exc.message, ()
-    board = position.board
-    return exc.message, tuple(
-        format_action(action_text(m, apply_move(state, m)[1], board)) for m in moves
-    )
-
-
 class _Stop(Exception):
     """Ends the walk at the first error."""
 
 
-def ruleset_of(
-    headers: dict[str, Any], default: Ruleset | None = None, base: Path | None = None
-) -> Ruleset:
-    """The front matter's ruleset (a preset, a file, or a mapping), else ``default``."""
+def ruleset_of(headers: dict[str, Any], default: Any = None, base: Path | None = None) -> Any:
+    """The front matter's ruleset (a preset, a file, or a mapping), else ``default``; a
+    ``setup:`` key (a custom opening, square -> piece) is the ruleset's ``setup`` option."""
     spec = headers.get("ruleset")
     if spec is None:
-        return default or FEATURED
-    return load_ruleset(spec, base=base)
+        ruleset = default if default is not None else featured().default_ruleset()
+    else:
+        ruleset = load_ruleset(spec, base=base)
+    if "setup" in headers:
+        ruleset = ruleset.with_options({"setup": headers["setup"]})
+    return ruleset
 
 
 def replay_game(
     game: GameText,
     *,
     strict: bool = False,
-    default_ruleset: Ruleset | None = None,
+    default_ruleset: Any = None,
     base: Path | None = None,
 ) -> Replay:
     """Play ``game`` through the rules as far as it is legal."""
@@ -169,7 +129,7 @@ def replay_game(
         replay.error = GameError(exc.message, exc.code, game.header_span)
         return replay
     walker = _Walker(replay, strict)
-    replay.final = initial_position(replay.ruleset)
+    replay.final = replay.game.initial(replay.ruleset)
     with contextlib.suppress(_Stop):
         for key in game.headers:
             if key not in KNOWN_HEADERS:
@@ -185,7 +145,7 @@ def replay_game(
 
 
 def replay_turn(
-    position: Position, turn: TurnText, headers: dict[str, Any] | None = None
+    position: GamePosition, turn: TurnText, headers: dict[str, Any] | None = None
 ) -> Replay:
     """Play one turn from ``position`` exactly as a record's turn is played.
 
@@ -206,7 +166,7 @@ class _Walker:
         self.result_seen: ResultText | None = None
 
     @property
-    def position(self) -> Position:
+    def position(self) -> Any:
         assert self.replay.final is not None
         return self.replay.final
 
@@ -321,52 +281,24 @@ class _Walker:
     def turn(self, turn: TurnText, side: Side, number: int) -> None:
         label = f"{number}{side.letter}"
         before = self.position
+        game = self.replay.game
         resolved: list[Resolved] = []
         current: ActionText | None = None
+        state: Any = None
         try:
-            actions = turn.actions
-            moving = (MoveText, SacrificeText)
-            if len(actions) > 1 and not all(isinstance(a, moving) for a in actions):
-                current = next(a for a in actions[1:] if not isinstance(a, moving))
-                raise RuleError(
-                    "turn.single",
-                    "a set-up placement, a Rearrangement or a pass is the whole turn: "
-                    "nothing else may be joined to it with a comma",
-                )
-            first = turn.actions[0]
-            if isinstance(first, moving):
-                state = begin_turn(before)
-                for action in turn.actions:
-                    current = action
-                    if state.over:
-                        raise RuleError(
-                            "turn.game-over",
-                            f"the game ended the moment {side.title} created its last Base: "
-                            "nothing more is played, not even the rest of the turn",
-                        )
-                    if isinstance(action, SacrificeText):
-                        state, r = resolve_sacrifice(state, action)
-                    else:
-                        assert isinstance(action, MoveText)
-                        state, r = resolve_move(state, action)
-                    resolved.append(r)
-                after = finish_turn(state)
-            else:
-                current = first
-                if isinstance(first, PlacementText):
-                    after, r = resolve_placement(before, first)
-                elif isinstance(first, RearrangementText):
-                    after, r = resolve_rearrangement(before, first)
-                else:
-                    assert isinstance(first, PassText)
-                    after, r = resolve_pass(before, first)
+            state = game.begin_turn(before, turn.actions)
+            for action in turn.actions:
+                current = action
+                state, r = game.resolve_action(state, action)
                 resolved.append(r)
+            after = game.finish_turn(state)
         except PbemError as exc:
+            if isinstance(exc, ActionRuleError):
+                current = turn.actions[exc.index]
             where = current if current is not None else turn.actions[0]
             message, options = exc.message, getattr(exc, "options", ())
-            if isinstance(exc, RuleError) and isinstance(current, MoveText):
-                # a Move is only tried inside the loop, so ``state`` is the state it met
-                message, options = _with_alternatives(state, current, exc)
+            if isinstance(exc, RuleError) and current is not None and state is not None:
+                message, options = game.explain_refusal(state, current, exc)
             self.fail(
                 message,
                 exc.code,
@@ -383,11 +315,8 @@ class _Walker:
         self.replay.final = after
 
     def over_words(self) -> str:
-        pos = self.position
-        if pos.end == "bases":
-            last = self.replay.turns[-1]
-            return f"{last.side.title} created its last Base in turn {last.label}"
-        return "neither side has a legal turn"
+        last = self.replay.turns[-1].label if self.replay.turns else None
+        return self.replay.game.end_words(self.position, last)
 
     def check_result(self, game: GameText, header_result: Any) -> None:
         pos = self.position
@@ -421,11 +350,9 @@ class _Walker:
                 claimed = token.text
         self.replay.claimed = claimed
         if pos.phase is Phase.OVER and claimed is not None and claimed != pos.result:
-            from pbem.rules.realm.scoring import score
-
             self.fail(
                 f"the record gives {claimed}, but the game ended with {pos.result} "
-                f"({score(pos).describe()})",
+                f"({self.replay.game.score(pos)})",
                 "record.result",
                 span,
             )

@@ -1,8 +1,10 @@
 """Rulesets by name, file or mapping: the presets in ``games/*.yaml`` and options on top.
 
 A record's front matter may say ``ruleset: original``, name a YAML file, or give a
-mapping (``{preset: original, checkpoint: true}``); ``pbem validate --ruleset`` takes
-a name or a file. Every mistake is a RulesetError naming the option, the value and
+mapping (``{preset: original, checkpoint: true}``, ``{game: classic, double_moves:
+true}``); ``pbem validate --ruleset`` takes a name or a file. A preset or mapping
+names its game with ``game:`` (the Featured Game when none is named, and a preset's
+own game below it). Every mistake is a RulesetError naming the option, the value and
 what is allowed.
 """
 
@@ -17,16 +19,10 @@ import yaml
 
 from pbem.errors import RulesetError
 from pbem.resources import presets_dir
-from pbem.rules.realm.ruleset import (
-    FEATURED,
-    OPTION_HELP,
-    OPTIONS,
-    Ruleset,
-    check_option_names,
-)
+from pbem.rules.registry import featured, game_for, game_of
 
 #: keys of a ruleset mapping that are not options
-_EXTRA_KEYS = ("preset", "description")
+_EXTRA_KEYS = ("game", "preset", "description")
 _MAX_DEPTH = 8
 
 
@@ -40,7 +36,7 @@ def preset_names() -> list[str]:
     return list(preset_paths())
 
 
-def load_ruleset(spec: str | Mapping[str, Any] | None, *, base: Path | None = None) -> Ruleset:
+def load_ruleset(spec: str | Mapping[str, Any] | None, *, base: Path | None = None) -> Any:
     """The ruleset ``spec`` names: a preset, a YAML file, or a mapping of options.
 
     ``base`` is the folder relative file names are looked up in (a record's own
@@ -49,19 +45,19 @@ def load_ruleset(spec: str | Mapping[str, Any] | None, *, base: Path | None = No
     return _load(spec, base, 0)
 
 
-def _load(spec: Any, base: Path | None, depth: int) -> Ruleset:
+def _load(spec: Any, base: Path | None, depth: int) -> Any:
     if depth > _MAX_DEPTH:
         raise RulesetError(
             "rulesets name each other in a circle (preset within preset)",
             code="ruleset.cycle",
         )
     if spec is None:
-        return FEATURED
-    if isinstance(spec, Ruleset):
-        return spec
+        return featured().default_ruleset()
     if isinstance(spec, Mapping):
         return _from_mapping(spec, base, depth, where="the ruleset mapping")
     if not isinstance(spec, str):
+        if hasattr(spec, "with_options"):  # a ruleset already
+            return spec
         raise RulesetError(
             f"a ruleset is a preset name, a YAML file or a mapping of options, not {spec!r}",
             code="ruleset.form",
@@ -90,7 +86,7 @@ def _find_file(name: str, base: Path | None) -> Path | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _preset(path: str, depth: int) -> Ruleset:
+def _preset(path: str, depth: int) -> Any:
     """A preset file, read once per process (archives validate thousands of games)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -115,33 +111,55 @@ def _preset(path: str, depth: int) -> Ruleset:
     return _from_mapping(data, Path(path).parent, depth + 1, where=f"the ruleset file {path}")
 
 
-def _from_mapping(data: Mapping[str, Any], base: Path | None, depth: int, where: str) -> Ruleset:
+def _from_mapping(data: Mapping[str, Any], base: Path | None, depth: int, where: str) -> Any:
     bad = [k for k in data if not isinstance(k, str)]
     if bad:
         raise RulesetError(f"{where}: option names are words, not {bad[0]!r}", code="ruleset.form")
     options = {k: v for k, v in data.items() if k not in _EXTRA_KEYS}
-    try:
-        check_option_names(options)
-    except RulesetError as exc:
-        raise RulesetError(
-            f"{where}: {exc.message} (and 'preset', 'description')", code=exc.code
-        ) from None
     preset = data.get("preset")
-    parent = _load(preset, base, depth + 1) if preset is not None else FEATURED
     try:
-        if "name" not in options:
-            changed = {k: v for k, v in options.items() if getattr(parent, k) != v}
-            return parent.with_options(changed) if changed else parent
-        return parent.with_options(options)
+        game = game_for(data["game"]) if "game" in data else None
     except RulesetError as exc:
         raise RulesetError(f"{where}: {exc.message}", code=exc.code) from None
+    if preset is not None:
+        parent = _load(preset, base, depth + 1)
+        if game is not None and game_of(parent) is not game:
+            raise RulesetError(
+                f"{where}: the preset {preset!r} is a ruleset of {game_of(parent).title}, "
+                f"not of {game.title}",
+                code="ruleset.game",
+            )
+    else:
+        parent = (game or featured()).default_ruleset()
+    name = options.pop("name", None)
+    try:
+        if name is None:
+            current = parent.options()
+            missing = object()
+            changed = {k: v for k, v in options.items() if current.get(k, missing) != v}
+            return parent.with_options(changed) if changed else parent
+        return parent.with_options(options, name=name)
+    except RulesetError as exc:
+        extra = " (and 'game', 'preset', 'description')" if exc.code == "ruleset.unknown-option" \
+            else ""
+        raise RulesetError(f"{where}: {exc.message}{extra}", code=exc.code) from None
 
 
-def describe_ruleset(ruleset: Ruleset) -> list[str]:
-    """The rules in force: the name, then each option that differs from the Featured Game."""
-    diffs = ruleset.differences()
-    head = f"{ruleset.name}: the Featured Game" + (", except:" if diffs else "")
-    return [head, *(f"  {o}: {_value_words(v)}: {OPTION_HELP[o]}" for o, v in diffs.items())]
+def differences(ruleset: Any) -> dict[str, Any]:
+    """The options of ``ruleset`` that differ from its game's defaults."""
+    default = game_of(ruleset).default_ruleset().options()
+    return {k: v for k, v in ruleset.options().items() if k != "name" and default.get(k) != v}
+
+
+def describe_ruleset(ruleset: Any) -> list[str]:
+    """The rules in force: the name, then each option that differs from the game's own."""
+    game = game_of(ruleset)
+    diffs = differences(ruleset)
+    head = f"{ruleset.name}: {game.title}" + (", except:" if diffs else "")
+    return [
+        head,
+        *(f"  {o}: {_value_words(v)}: {game.option_help.get(o, o)}" for o, v in diffs.items()),
+    ]
 
 
 def _value_words(value: Any) -> str:
@@ -150,4 +168,4 @@ def _value_words(value: Any) -> str:
     return str(value)
 
 
-__all__ = ["OPTIONS", "describe_ruleset", "load_ruleset", "preset_names", "preset_paths"]
+__all__ = ["describe_ruleset", "differences", "load_ruleset", "preset_names", "preset_paths"]

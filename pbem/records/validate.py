@@ -10,13 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pbem.errors import PbemError, Span
 from pbem.notation.parse import parse_game
 from pbem.records.reader import GameSource
 from pbem.records.replay import GameError, Replay, replay_game
-from pbem.rules.realm.position import Position
-from pbem.rules.realm.ruleset import Ruleset
 
 _ENTRY_START = re.compile(r"(?m)(?:^|(?<=\s)|(?<=,))\d+\.")
 
@@ -37,7 +36,7 @@ class GameReport:
         return self.replay.error
 
     @property
-    def final(self) -> Position | None:
+    def final(self) -> Any:
         return self.replay.final
 
     def title(self) -> str:
@@ -48,7 +47,7 @@ class GameReport:
 
 
 def validate_source(
-    source: GameSource, *, strict: bool = False, default_ruleset: Ruleset | None = None
+    source: GameSource, *, strict: bool = False, default_ruleset: Any = None
 ) -> GameReport:
     if source.game is not None:
         replay = replay_game(
@@ -66,7 +65,7 @@ def validate_source(
 
 
 def _replay_prefix(
-    source: GameSource, error: PbemError, strict: bool, default_ruleset: Ruleset | None
+    source: GameSource, error: PbemError, strict: bool, default_ruleset: Any
 ) -> Replay:
     """Replay the game up to the entry where the syntax error is, then report the error."""
     replay: Replay | None = None

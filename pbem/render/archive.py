@@ -15,6 +15,7 @@ import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pbem.errors import PbemError
 from pbem.records.reader import GameSource, find_records, read_file
@@ -22,7 +23,6 @@ from pbem.records.validate import GameReport, validate_source
 from pbem.render.frames import Frame, frames_of
 from pbem.render.templates import environment, render_template
 from pbem.resources import templates_dir
-from pbem.rules.realm.ruleset import Ruleset
 
 ASSETS = ("viewer.js", "index.js", "style.css")
 
@@ -55,7 +55,7 @@ def _slug(text: str) -> str:
 
 
 def gather(
-    paths: Iterable[Path], ruleset: Ruleset | None = None
+    paths: Iterable[Path], ruleset: Any = None
 ) -> tuple[list[ArchivedGame], list[str]]:
     """Every game of every record, validated; unreadable files are listed, not fatal."""
     games: list[ArchivedGame] = []
@@ -81,6 +81,12 @@ def gather(
 def _frames_json(frames: list[Frame]) -> str:
     # inline in a <script> element: "</" must not close it
     return json.dumps([f.as_json() for f in frames], separators=(",", ":")).replace("</", "<\\/")
+
+
+def _pieces_json(game: ArchivedGame) -> str:
+    """The game's frame characters and how to draw each (``Game.frame_legend``)."""
+    legend = game.report.replay.game.frame_legend()
+    return json.dumps(legend, separators=(",", ":"), sort_keys=True).replace("</", "<\\/")
 
 
 def _thumbnail(game: ArchivedGame) -> str | None:
@@ -156,6 +162,7 @@ def write_game(
         game=game,
         error=game.report.error,
         frames_json=_frames_json(game.frames),
+        pieces_json=_pieces_json(game),
         moves=move_rows(game.frames),
         open_at=open_at,
         extra=extra,
@@ -181,7 +188,7 @@ def write_file(path: Path, text: str) -> None:
 
 
 def build_archive(
-    paths: Iterable[Path], out: Path, *, title: str = "Realm games", ruleset: Ruleset | None = None
+    paths: Iterable[Path], out: Path, *, title: str = "Realm games", ruleset: Any = None
 ) -> ArchiveSummary:
     games, unreadable = gather(paths, ruleset)
     copy_assets(out)

@@ -31,33 +31,23 @@ from svgwrite.base import BaseElement
 
 from pbem.notation.format import format_action
 from pbem.records.replay import PlayedTurn
+from pbem.rules.game import Game, GamePosition, Mark, Phase
 from pbem.rules.geometry import (
     CENTER,
     FILES,
+    REALM_OF,
     REALM_SQUARES,
     REALMS,
     SIZE,
     SQUARES,
-    Direction,
     file_of,
     rank_of,
     realm_name,
     square_name,
 )
-from pbem.rules.pieces import Kind, Piece, Side
-from pbem.rules.realm.actions import (
-    BaseCaptured,
-    BaseCreated,
-    EnforcerCreated,
-    EnforcerImmobilised,
-    GameEnded,
-    Move,
-    Pass,
-    Placement,
-    Rearrangement,
-    direction_word,
-)
-from pbem.rules.realm.position import Phase, Position
+from pbem.rules.pieces import Side
+from pbem.rules.registry import game_of
+from pbem.rules.written import PassText
 
 #: one square, in user units; the margin holds the file and rank labels
 SQUARE = 40
@@ -214,12 +204,13 @@ def _defs(dwg: svgwrite.Drawing) -> None:
     hatch.add(dwg.line((0, 0), (0, 8), stroke=HATCH, stroke_width="2"))
 
 
-def _realms(dwg: svgwrite.Drawing, position: Position, flip: bool) -> BaseElement:
-    """One rectangle per Realm, tinted by the side that controls it."""
+def _realms(dwg: svgwrite.Drawing, position: GamePosition, flip: bool) -> BaseElement:
+    """One rectangle per Realm, tinted by the side that holds it (``Game.realm_owner``)."""
     group = dwg.g(id="realms", stroke="none")
     corners = _corners(flip)
+    game = game_of(position)
     for r in REALMS:
-        side = position.controller(r)
+        side = game.realm_owner(position.board, r)
         xs = [corners[s][0] for s in REALM_SQUARES[r]]
         ys = [corners[s][1] for s in REALM_SQUARES[r]]
         if side is None:
@@ -242,14 +233,14 @@ def _realms(dwg: svgwrite.Drawing, position: Position, flip: bool) -> BaseElemen
 
 # -- pieces --------------------------------------------------------------------------
 _TIP = {  # unit vectors on screen (y grows downward) for each facing, White's view
-    Direction.N: (0.0, -1.0),
-    Direction.E: (1.0, 0.0),
-    Direction.S: (0.0, 1.0),
-    Direction.W: (-1.0, 0.0),
+    "N": (0.0, -1.0),
+    "E": (1.0, 0.0),
+    "S": (0.0, 1.0),
+    "W": (-1.0, 0.0),
 }
 
 
-def _screen_facing(d: Direction, flip: bool) -> tuple[float, float]:
+def _screen_facing(d: str, flip: bool) -> tuple[float, float]:
     dx, dy = _TIP[d]
     return (-dx, -dy) if flip else (dx, dy)
 
@@ -268,59 +259,79 @@ def _triangle(cx: float, cy: float, d: tuple[float, float]) -> str:
     )
 
 
-def _piece(dwg: svgwrite.Drawing, piece: Piece, sq: int, flip: bool) -> BaseElement:
+def _piece(dwg: svgwrite.Drawing, game: Game, piece: object, sq: int, flip: bool) -> BaseElement:
+    """One piece, in the shape its game's PieceTable gives it; a facing piece points its
+    way, and ``U`` (the Featured Game's immobilised Enforcer) stands on a bar."""
     cx, cy = _middle(sq, flip)
     name = square_name(sq)
-    cls = f"piece {piece.side.key} {piece.kind.title.lower()}"
-    if piece.kind is Kind.BASE:
+    style = game.pieces.style(piece.kind.value)  # type: ignore[attr-defined]
+    cls = f"piece {piece.side.key} {style.name.lower()}"  # type: ignore[attr-defined]
+    facing = game.facing_of(piece)
+    if style.shape == "square":
         h = 0.26 * SQUARE
         return dwg.rect(
             (_n(cx - h), _n(cy - h)), (_n(2 * h), _n(2 * h)), class_=cls, data_square=name
         )
-    if piece.kind is Kind.POWER:
-        return dwg.circle((_n(cx), _n(cy)), _n(0.3 * SQUARE), class_=cls, data_square=name)
-    if piece.facing is not None:
+    if style.shape == "triangle" and facing == "U":
+        # immobilised: an upward triangle standing on a bar (the eject sign)
+        group = dwg.g(class_=cls + " immobilised", data_square=name, data_facing="U")
+        group.add(dwg.path(_triangle(cx, cy - 0.08 * SQUARE, (0.0, -1.0))))
+        group.add(
+            dwg.rect(
+                (_n(cx - 0.32 * SQUARE), _n(cy + 0.24 * SQUARE)),
+                (_n(0.64 * SQUARE), _n(0.12 * SQUARE)),
+            )
+        )
+        return group
+    if style.shape == "triangle":
+        if facing is None:
+            return dwg.path(_triangle(cx, cy, _screen_facing("N", flip)), class_=cls,
+                            data_square=name)
         return dwg.path(
-            _triangle(cx, cy, _screen_facing(piece.facing, flip)),
+            _triangle(cx, cy, _screen_facing(facing, flip)),
             class_=cls,
             data_square=name,
-            data_facing=piece.facing.letter,
+            data_facing=facing,
         )
-    # immobilised: an upward triangle standing on a bar (the eject sign)
-    group = dwg.g(class_=cls + " immobilised", data_square=name, data_facing="U")
-    group.add(dwg.path(_triangle(cx, cy - 0.08 * SQUARE, (0.0, -1.0))))
-    group.add(
-        dwg.rect(
-            (_n(cx - 0.32 * SQUARE), _n(cy + 0.24 * SQUARE)),
-            (_n(0.64 * SQUARE), _n(0.12 * SQUARE)),
-        )
-    )
-    return group
+    if style.shape == "diamond":
+        h = 0.34 * SQUARE
+        points = ((cx, cy - h), (cx + h, cy), (cx, cy + h), (cx - h, cy))
+        return dwg.path(_closed(points), class_=cls, data_square=name)
+    if style.shape == "crown":
+        group = dwg.g(class_=cls, data_square=name)
+        group.add(dwg.circle((_n(cx), _n(cy)), _n(0.3 * SQUARE)))
+        group.add(dwg.circle((_n(cx), _n(cy)), _n(0.14 * SQUARE), fill="none"))
+        return group
+    return dwg.circle((_n(cx), _n(cy)), _n(0.3 * SQUARE), class_=cls, data_square=name)
 
 
-def _pieces(dwg: svgwrite.Drawing, position: Position, flip: bool) -> BaseElement:
+def _pieces(dwg: svgwrite.Drawing, position: GamePosition, flip: bool) -> BaseElement:
     """Pieces grouped by side, the side's colours set once on its group."""
     group = dwg.g(id="pieces", stroke_width="1.5", stroke_linejoin="round")
     sides = {side: dwg.g(id=f"pieces-{side.key}", **SIDE_STYLE[side]) for side in Side}
     board = position.board
+    game = game_of(position)
     for sq in SQUARES:
         piece = board[sq]
         if piece is not None:
-            sides[piece.side].add(_piece(dwg, piece, sq, flip))
+            sides[piece.side].add(_piece(dwg, game, piece, sq, flip))
     for side in Side:
         group.add(sides[side])
     return group
 
 
 # -- the last turn ------------------------------------------------------------------
-def _arrow(dwg: svgwrite.Drawing, move: Move, numbered: bool, flip: bool) -> BaseElement:
-    """A block arrow from the middle of ``frm`` to the edge of the piece on ``to``."""
-    x1, y1 = _middle(move.frm, flip)
-    x2, y2 = _middle(move.to, flip)
+def _arrow(
+    dwg: svgwrite.Drawing, frm_sq: int, to_sq: int, numbered: bool, flip: bool, last: bool = True
+) -> BaseElement:
+    """A block arrow from the middle of ``frm`` to the edge of the piece on ``to`` (to the
+    middle of ``to`` where the path goes on: ``last`` False)."""
+    x1, y1 = _middle(frm_sq, flip)
+    x2, y2 = _middle(to_sq, flip)
     length = abs(x2 - x1) + abs(y2 - y1) or 1.0  # moves are straight lines
     dx, dy = (x2 - x1) / length, (y2 - y1) / length
     px, py = -dy, dx
-    end = length - 0.3 * SQUARE  # the tip stops at the edge of the piece
+    end = length - 0.3 * SQUARE if last else length  # the tip stops at the edge of the piece
     head, shaft, wing = 0.34 * SQUARE, 0.07 * SQUARE, 0.2 * SQUARE
     neck = max(end - head, 0.0)
     start = 0.2 * SQUARE if numbered else 0.12 * SQUARE
@@ -337,17 +348,17 @@ def _arrow(dwg: svgwrite.Drawing, move: Move, numbered: bool, flip: bool) -> Bas
         at(neck, -shaft),
         at(start, -shaft),
     )
-    frm, to = square_name(move.frm), square_name(move.to)
+    frm, to = square_name(frm_sq), square_name(to_sq)
     return dwg.path(
         _closed(outline), id=f"arrow-{frm}-{to}", class_="arrow", data_from=frm, data_to=to
     )
 
 
-def _move_number(dwg: svgwrite.Drawing, move: Move, number: int, flip: bool) -> BaseElement:
+def _move_number(dwg: svgwrite.Drawing, frm: int, number: int, flip: bool) -> BaseElement:
     """The order of a move in its turn, on the square it left: order matters in Realm,
     because each stop's special event happens before the next piece moves."""
-    x, y = _middle(move.frm, flip)
-    group = dwg.g(class_="move-number", data_square=square_name(move.frm))
+    x, y = _middle(frm, flip)
+    group = dwg.g(class_="move-number", data_square=square_name(frm))
     group.add(dwg.circle((_n(x), _n(y)), _n(0.2 * SQUARE)))
     group.add(dwg.text(str(number), x=[_n(x)], y=[_n(y + 4)], fill=PAPER, stroke="none"))
     return group
@@ -381,8 +392,8 @@ def _badge(
     return group
 
 
-def _cross(dwg: svgwrite.Drawing, sq: int, flip: bool) -> BaseElement:
-    """A captured Base: a cross over its now-empty Center."""
+def _cross(dwg: svgwrite.Drawing, sq: int, flip: bool, cls: str = "captured") -> BaseElement:
+    """A piece taken (a captured Base): a cross over its square."""
     cx, cy = _middle(sq, flip)
     h = 0.3 * SQUARE
     path = (
@@ -391,7 +402,7 @@ def _cross(dwg: svgwrite.Drawing, sq: int, flip: bool) -> BaseElement:
     )
     return dwg.path(
         path,
-        class_="event captured",
+        class_=f"event {cls}",
         data_square=square_name(sq),
         fill="none",
         stroke=ACCENT,
@@ -401,12 +412,14 @@ def _cross(dwg: svgwrite.Drawing, sq: int, flip: bool) -> BaseElement:
 
 
 def _last_turn(
-    dwg: svgwrite.Drawing, last: PlayedTurn, flip: bool
+    dwg: svgwrite.Drawing, game: Game, last: PlayedTurn, flip: bool
 ) -> tuple[BaseElement, BaseElement]:
     """The last turn: outlines for placements and rearrangements (drawn under the
-    pieces), arrows for moves and a mark for every special event (drawn over them)."""
+    pieces), arrows for moves and a mark for every event (drawn over them), as the
+    game's ``turn_marks`` list them."""
     group = dwg.g(id="last-turn-outlines", data_turn=last.label)
-    numbered = sum(isinstance(r.action, Move) for r in last.resolved) > 1
+    per_action = [game.turn_marks(r) for r in last.resolved]
+    numbered = sum(any(m.kind == "path" for m in ms) for ms in per_action) > 1
     marks = dwg.g(id="events")
     over = dwg.g(id="last-turn", data_turn=last.label)
     arrows = dwg.g(id="arrows", fill=ACCENT, stroke=PAPER, stroke_width="1", opacity="0.85")
@@ -421,39 +434,13 @@ def _last_turn(
         text_anchor="middle",
     )
     slots: dict[int, int] = {}
-    for r in last.resolved:
-        action = r.action
-        if isinstance(action, Placement):
-            group.add(_outline(dwg, action.square, "placed", flip))
-        elif isinstance(action, Rearrangement):
-            x, y = min(_corners(flip)[s] for s in REALM_SQUARES[action.realm])
-            group.add(
-                dwg.rect(
-                    (x + 2, y + 2),
-                    (3 * SQUARE - 4, 3 * SQUARE - 4),
-                    class_="rearranged",
-                    data_realm=realm_name(action.realm),
-                    fill="none",
-                    stroke=ACCENT,
-                    stroke_width="3",
-                    stroke_dasharray="8 5",
-                )
-            )
-        elif isinstance(action, Move):
-            arrows.add(_arrow(dwg, action, numbered, flip))
-            if numbered:
-                numbers.add(_move_number(dwg, action, len(arrows.elements), flip))
-        for ev in r.events:
-            if isinstance(ev, BaseCaptured):
-                marks.add(_cross(dwg, ev.square, flip))
-            elif isinstance(ev, BaseCreated | EnforcerCreated | EnforcerImmobilised):
-                slot = slots.get(ev.square, 0)
-                slots[ev.square] = slot + 1
-                if isinstance(ev, EnforcerImmobilised):
-                    marks.add(_badge(dwg, ev.square, slot, "immobilised", "-", flip))
-                else:
-                    kind = "base" if isinstance(ev, BaseCreated) else "enforcer"
-                    marks.add(_badge(dwg, ev.square, slot, f"created {kind}", "+", flip))
+    moves = 0
+    for action_marks in per_action:
+        for mark in action_marks:
+            _draw_mark(dwg, mark, flip, group, arrows, marks, slots, numbered)
+            if mark.kind == "path" and numbered:
+                moves += 1
+                numbers.add(_move_number(dwg, mark.squares[0], moves, flip))
     over.add(arrows)
     if numbered:
         over.add(numbers)
@@ -461,59 +448,73 @@ def _last_turn(
     return group, over
 
 
+def _draw_mark(
+    dwg: svgwrite.Drawing,
+    mark: Mark,
+    flip: bool,
+    under: BaseElement,
+    arrows: BaseElement,
+    marks: BaseElement,
+    slots: dict[int, int],
+    numbered: bool,
+) -> None:
+    sq = mark.squares[0]
+    if mark.kind == "outline":
+        under.add(_outline(dwg, sq, mark.cls, flip))
+    elif mark.kind == "realm":
+        realm = REALM_OF[sq]
+        x, y = min(_corners(flip)[s] for s in REALM_SQUARES[realm])
+        under.add(
+            dwg.rect(
+                (x + 2, y + 2),
+                (3 * SQUARE - 4, 3 * SQUARE - 4),
+                class_=mark.cls,
+                data_realm=realm_name(realm),
+                fill="none",
+                stroke=ACCENT,
+                stroke_width="3",
+                stroke_dasharray="8 5",
+            )
+        )
+    elif mark.kind == "path":
+        legs = list(zip(mark.squares, mark.squares[1:], strict=False))
+        for i, (a, b) in enumerate(legs):
+            arrows.add(_arrow(dwg, a, b, numbered and i == 0, flip, last=i + 1 == len(legs)))
+    elif mark.kind == "cross":
+        marks.add(_cross(dwg, sq, flip, mark.cls))
+    elif mark.kind == "badge":
+        slot = slots.get(sq, 0)
+        slots[sq] = slot + 1
+        marks.add(_badge(dwg, sq, slot, mark.cls, mark.sign, flip))
+
+
 # -- words -------------------------------------------------------------------------
-def _piece_words(position: Position, side: Side) -> str:
-    bases, powers, enforcers = [], [], []
-    for sq in SQUARES:
-        p = position.board[sq]
-        if p is None or p.side is not side:
-            continue
-        name = square_name(sq)
-        if p.kind is Kind.BASE:
-            bases.append(name)
-        elif p.kind is Kind.POWER:
-            powers.append(name)
-        elif p.facing is None:
-            enforcers.append(f"{name} immobilised")
-        else:
-            enforcers.append(f"{name} pointing {direction_word(p.facing)}")
-    parts = [
-        f"{label} {', '.join(names)}"
-        for label, names in (("Bases", bases), ("Powers", powers), ("Enforcers", enforcers))
-        if names
-    ]
-    return f"{side.title}: {'; '.join(parts) if parts else 'no pieces'}."
-
-
-def describe(position: Position, last: PlayedTurn | None = None) -> str:
+def describe(position: GamePosition, last: PlayedTurn | None = None) -> str:
     """The position in words, for screen readers and for anyone without the picture."""
+    game = game_of(position)
     if position.phase is Phase.OVER:
         state = f"Game over, {position.result}."
     elif position.phase is Phase.SETUP:
         state = f"Set-up, {position.to_move.title} to place."
     else:
         state = f"{position.to_move.title} to move."
-    control = (
-        f"Realms controlled: White {position.realms_controlled(Side.WHITE)}, "
-        f"Black {position.realms_controlled(Side.BLACK)}."
-    )
-    words = [state, _piece_words(position, Side.WHITE), _piece_words(position, Side.BLACK), control]
+    words = [state, *game.position_words(position)]
     if last is not None:
-        if len(last.resolved) == 1 and isinstance(last.resolved[0].action, Pass):
+        if len(last.resolved) == 1 and isinstance(last.resolved[0].canonical(), PassText):
             words.append(f"Last turn {last.label}: {last.side.title} passed.")
         else:
             text = ",".join(format_action(r.canonical()) for r in last.resolved)
             words.append(f"Last turn {last.label}: {text}.")
-        for r in last.resolved:
+        for r in last.resolved:  # an event that carries a result ended the game
             for ev in r.events:
-                if isinstance(ev, GameEnded):
+                if getattr(ev, "result", None):
                     words.append(f"The game ended: {ev.result}.")
     return " ".join(words)
 
 
 # -- the board -----------------------------------------------------------------------
 def render_svg(
-    position: Position,
+    position: GamePosition,
     *,
     last: PlayedTurn | None = None,
     flip: bool = False,
@@ -538,7 +539,7 @@ def render_svg(
     if last is None:
         dwg.add(_pieces(dwg, position, flip))
     else:
-        under, over = _last_turn(dwg, last, flip)
+        under, over = _last_turn(dwg, game_of(position), last, flip)
         dwg.add(under)
         dwg.add(_pieces(dwg, position, flip))
         dwg.add(over)

@@ -1,14 +1,18 @@
 """A game as a list of frames, one per action: what the archive's viewer steps through.
 
 A frame holds the board as 144 characters (a1 first), so a whole game stays a
-few kilobytes in its page. White's pieces are upper case, Black's lower case:
-``B`` Base, ``P`` Power, ``N E S W`` an Enforcer pointing that way, ``U`` an
-immobilised Enforcer, ``.`` an empty square.
+few kilobytes in its page: one character per piece, the game's own
+(``Game.frame_char``: in the Featured Game ``B`` Base, ``P`` Power, ``N E S W``
+an Enforcer pointing that way, ``U`` an immobilised Enforcer; White upper case,
+Black lower case), ``.`` an empty square. The page carries the game's legend of
+those characters (``Game.frame_legend``) beside the frames, so the viewer knows
+no game.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from pbem.notation.format import format_action
 from pbem.records.replay import PlayedTurn, Replay
@@ -18,28 +22,30 @@ from pbem.render.narrate import (
     describe_next,
     describe_recorded_end,
 )
-from pbem.rules.pieces import Kind, Piece, Side
-from pbem.rules.realm.actions import Move
-from pbem.rules.realm.position import Board, Phase, Position
-from pbem.rules.realm.scoring import score
-
-_ENFORCER = "NESW"
+from pbem.rules.game import Game, GamePosition, Phase
+from pbem.rules.geometry import REALMS
+from pbem.rules.pieces import Side
+from pbem.rules.registry import featured, game_of
 
 
-def piece_char(piece: Piece | None) -> str:
+def piece_char(piece: Any, game: Game | None = None) -> str:
     if piece is None:
         return "."
-    if piece.kind is Kind.BASE:
-        c = "B"
-    elif piece.kind is Kind.POWER:
-        c = "P"
-    else:
-        c = "U" if piece.facing is None else _ENFORCER[piece.facing]
-    return c if piece.side is Side.WHITE else c.lower()
+    return (game or featured()).frame_char(piece)
 
 
-def board_string(board: Board) -> str:
-    return "".join(piece_char(p) for p in board)
+def board_string(board: tuple[Any, ...], game: Game | None = None) -> str:
+    g = game or featured()
+    return "".join("." if p is None else g.frame_char(p) for p in board)
+
+
+def realm_string(board: tuple[Any, ...], game: Game) -> str:
+    """Who each Realm belongs to, for its tint: ``w``, ``b`` or ``.``, the a1 Realm first."""
+    out = []
+    for r in REALMS:
+        side = game.realm_owner(board, r)
+        out.append("." if side is None else side.letter)
+    return "".join(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +66,10 @@ class Frame:
     #: squares where a special event happened
     marks: tuple[int, ...] = ()
     status: str = ""
+    #: each Realm's owner (see ``realm_string``)
+    realms: str = ""
+    #: every square of a move's path, where it has more than two
+    path: tuple[int, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -74,38 +84,50 @@ class Frame:
             data["f"], data["to"] = self.frm, self.to
         if self.marks:
             data["m"] = list(self.marks)
+        if self.realms.strip("."):
+            data["r"] = self.realms
+        if self.path:
+            data["p"] = list(self.path)
         return data
 
 
-def _status(position: Position, last_side: Side | None) -> str:
-    w, b = score(position).realms
+def _status(position: GamePosition, last_side: Side | None) -> str:
+    short = game_of(position).short_score(position)
     if position.phase is Phase.OVER:
-        return f"Realms: White {w}, Black {b}. {describe_end(position, last_side)}"
-    return f"Realms: White {w}, Black {b}. {describe_next(position)}."
+        words = describe_end(position, last_side)
+    else:
+        words = describe_next(position) + "."
+    return f"{short} {words}" if short else words
 
 
 def _caption(turn: PlayedTurn, index: int) -> str:
     """The turn, the action in notation, and the sentence the turn reports use."""
     r = turn.resolved[index]
-    return f"{turn.label}: {format_action(r.canonical())} - {describe_action(r, turn.side)}"
+    return f"{turn.label}: {format_action(r.canonical())} - {describe_action(turn, index)}"
 
 
 def frames_of(replay: Replay) -> list[Frame]:
     """Every frame of the legal part of the game, the start first."""
     if replay.final is None:
         return []
+    game = replay.game
     start = replay.turns[0].before if replay.turns else replay.final
     frames = [
-        Frame("start", 0, "", "Start", board_string(start.board), status=_status(start, None))
+        Frame(
+            "start", 0, "", "Start", board_string(start.board, game),
+            status=_status(start, None), realms=realm_string(start.board, game),
+        )
     ]
     for turn in replay.turns:
         for i, r in enumerate(turn.resolved):
             last = i + 1 == len(turn.resolved)
             board = turn.after.board if last else turn.resolved[i + 1].board
-            action = r.action
             frm = to = None
-            if isinstance(action, Move):
-                frm, to = action.frm, action.to
+            path: tuple[int, ...] = ()
+            for mark in game.turn_marks(r):
+                if mark.kind == "path":
+                    frm, to = mark.squares[0], mark.squares[-1]
+                    path = mark.squares if len(mark.squares) > 2 else ()
             marks = tuple(sorted({e.square for e in r.events if hasattr(e, "square")}))
             frames.append(
                 Frame(
@@ -113,17 +135,19 @@ def frames_of(replay: Replay) -> list[Frame]:
                     i,
                     format_action(r.canonical()),
                     _caption(turn, i),
-                    board_string(board),
+                    board_string(board, game),
                     frm,
                     to,
                     marks,
                     _status(turn.after, turn.side) if last else "",
+                    realm_string(board, game),
+                    path,
                 )
             )
     final = replay.final
     if replay.valid and replay.result is not None and final.phase is not Phase.OVER:
         # ended off the board (resigned, agreed, on time): the last frame says so
-        w, b = score(final).realms
+        short = game.short_score(final)
         ending = describe_recorded_end(replay.result, replay.claimed_notes)
-        frames[-1] = replace(frames[-1], status=f"Realms: White {w}, Black {b}. {ending}")
+        frames[-1] = replace(frames[-1], status=f"{short} {ending}" if short else ending)
     return frames

@@ -27,10 +27,10 @@ from pbem.render.narrate import (
     turn_kind,
 )
 from pbem.render.templates import render_template
-from pbem.render.text_board import LEGEND, last_turn_line, render_board, turn_squares
+from pbem.render.text_board import last_turn_line, render_board, turn_squares
+from pbem.rules.game import GamePosition, Phase, SideTable, result_words
 from pbem.rules.pieces import Side
-from pbem.rules.realm.position import Phase, Position
-from pbem.rules.realm.scoring import result_words, score
+from pbem.rules.registry import game_of
 
 #: front-matter keys shown at the top of a report, in this order
 HEADER_KEYS = (
@@ -48,12 +48,8 @@ class SideRow:
     side: str
     #: the player's name from the front matter, "" when none or the same as the side
     player: str
-    bases: int
-    powers: int
-    enforcers: int
-    #: enemy Bases this side has captured
-    captured: int
-    realms: int
+    #: the game's numbers for the side, in the order of ``ReportContext.table.columns``
+    values: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +79,9 @@ class ReportContext:
     title: str
     headers: tuple[tuple[str, str], ...]
     turn: TurnReport | None
-    position: Position
+    position: GamePosition
+    #: the per-side numbers' columns and text layout (the game's own)
+    table: SideTable
     sides: tuple[SideRow, ...]
     score: str
     over: bool
@@ -161,17 +159,10 @@ def build_context(replay: Replay, turn_index: int = -1) -> ReportContext:
             repairs=tuple(w.message for w in replay.warnings if w.turn == played.label),
         )
 
+    game_rules = game_of(position)
+    table = game_rules.side_table(position)
     sides = tuple(
-        SideRow(
-            side.title,
-            _player(headers, side),
-            position.bases_in_supply(side),
-            position.powers_in_supply(side),
-            position.enforcers_in_supply(side),
-            position.captured[side],
-            position.realms_controlled(side),
-        )
-        for side in Side
+        SideRow(side.title, _player(headers, side), values) for side, values in table.rows
     )
     over = position.phase is Phase.OVER
     if over:
@@ -204,8 +195,9 @@ def build_context(replay: Replay, turn_index: int = -1) -> ReportContext:
         headers=tuple(shown),
         turn=turn,
         position=position,
+        table=table,
         sides=sides,
-        score=_score_words(position, over),
+        score=game_rules.score_line(position, over),
         over=over or result is not None,
         next=next_words,
         result=result,
@@ -215,14 +207,6 @@ def build_context(replay: Replay, turn_index: int = -1) -> ReportContext:
         error=error,
         last=played,
     )
-
-
-_AHEAD = {"1-0": "White ahead", "0-1": "Black ahead", "1/2-1/2": "level"}
-
-
-def _score_words(position: Position, over: bool) -> str:
-    s = score(position)
-    return s.describe() if over else f"{s.describe()} ({_AHEAD[s.result]})"
 
 
 def _wrap(text: str, first: str = "", rest: str | None = None) -> str:
@@ -241,7 +225,7 @@ def render_report_text(replay: Replay, *, turn_index: int = -1, flip: bool = Fal
     """The plain-text report (ASCII board with the last turn marked)."""
     ctx = build_context(replay, turn_index)
     marks = turn_squares(ctx.last) if ctx.last is not None else ()
-    legend = [LEGEND]
+    legend = [game_of(ctx.position).legend()]
     if ctx.last is not None:
         legend.append(last_turn_line(ctx.last))
     return render_template(
@@ -253,7 +237,7 @@ def render_report_text(replay: Replay, *, turn_index: int = -1, flip: bool = Fal
     )
 
 
-def _board_svg(position: Position, last: PlayedTurn | None, flip: bool) -> str | None:
+def _board_svg(position: GamePosition, last: PlayedTurn | None, flip: bool) -> str | None:
     """The SVG board, when the SVG renderer is there (without it: the text board)."""
     try:
         from pbem.render.board_svg import render_svg
@@ -302,7 +286,7 @@ def render_report_html(
         board_alt=f"The board {after}" + (", from Black's side" if flip else ""),
         svg=svg,
         text_board=text_board,
-        legend=LEGEND,
+        legend=game_of(ctx.position).legend(),
         last_line=last_line,
         notices=notices,
         links=links,

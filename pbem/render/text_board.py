@@ -9,53 +9,41 @@ reading plain-text mail sees at once what the opponent did.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection
 
 from pbem.notation.format import format_action
 from pbem.records.replay import PlayedTurn
-from pbem.rules.geometry import FILES, IS_CENTER, REALM_SQUARES, SIZE, square
-from pbem.rules.pieces import Kind, Piece, Side
-from pbem.rules.realm.actions import GameEnded, Move, Placement, Rearrangement, Sacrifice
-from pbem.rules.realm.position import Phase, Position
-from pbem.rules.realm.scoring import result_words, score
-
-_ARROW = {0: "^", 1: ">", 2: "v", 3: "<"}
-LEGEND = (
-    "w = White, b = Black; B Base, P Power, E Enforcer pointing ^ > v < "
-    "(N E S W), E# immobilised; o empty Center"
-)
+from pbem.rules.game import Game, GamePosition
+from pbem.rules.geometry import FILES, IS_CENTER, SIZE, square
+from pbem.rules.registry import featured, game_of
 
 
-def cell(piece: Piece | None, center: bool) -> str:
+def legend(game: Game | None = None) -> str:
+    """The key to the board's letters, in the game's words (the Featured Game's by default)."""
+    return (game or featured()).legend()
+
+
+LEGEND = legend()
+
+
+def cell(piece: object, center: bool, game: Game | None = None) -> str:
     if piece is None:
         return " o " if center else " . "
-    text = piece.side.letter + piece.kind.value
-    if piece.kind is Kind.ENFORCER:
-        text += "#" if piece.facing is None else _ARROW[piece.facing]
-    return text.ljust(3)
+    return (game or featured()).text_cell(piece)
 
 
 MARK = "*"
 
 
 def turn_squares(turn: PlayedTurn) -> frozenset[int]:
-    """The squares a played turn changed: where pieces left and arrived, where
-    set-up put a piece, where events happened, and what a Rearrangement moved."""
+    """The squares a played turn changed: where pieces left and arrived, where pieces
+    were placed, created, taken or turned, in any game: every square whose piece
+    differs before and after one of the turn's actions."""
     marked: set[int] = set()
-    for r in turn.resolved:
-        action = r.action
-        if isinstance(action, Placement):
-            marked.add(action.square)
-        elif isinstance(action, Move):
-            marked.update((action.frm, action.to))
-        elif isinstance(action, Rearrangement):
-            after = turn.after.board
-            marked.update(s for s in REALM_SQUARES[action.realm] if r.board[s] != after[s])
-        if isinstance(action, Sacrifice):
-            marked.update((action.power, action.enforcer))
-        for event in r.events:
-            if not isinstance(event, GameEnded):
-                marked.add(event.square)
+    boards = [r.board for r in turn.resolved] + [turn.after.board]
+    for before, after in itertools.pairwise(boards):
+        marked.update(s for s, (p, q) in enumerate(zip(before, after, strict=True)) if p != q)
     return frozenset(marked)
 
 
@@ -65,7 +53,9 @@ def last_turn_line(turn: PlayedTurn) -> str:
     return f"{MARK} = squares changed by the last turn, {turn.label}: {played}"
 
 
-def render_board(position: Position, *, flip: bool = False, marks: Collection[int] = ()) -> str:
+def render_board(
+    position: GamePosition, *, flip: bool = False, marks: Collection[int] = ()
+) -> str:
     """The board alone, rank 12 at the top (or rank 1 when ``flip``: Black's view).
 
     ``marks``: squares to flag with ``*`` in the space before their cell, which
@@ -83,11 +73,12 @@ def render_board(position: Position, *, flip: bool = False, marks: Collection[in
             header += "  "
     rule = "   +" + "+".join(["-" * 13] * 4) + "+"
     lines = [header.rstrip(), rule]
+    game = game_of(position)
     for n, r in enumerate(ranks):
         row = f"{r + 1:>2} |"
         for i, f in enumerate(files):
             sq = square(f, r)
-            row += (MARK if sq in marks else " ") + cell(position.board[sq], IS_CENTER[sq])
+            row += (MARK if sq in marks else " ") + cell(position.board[sq], IS_CENTER[sq], game)
             if i % 3 == 2:
                 row += " |"
         lines.append(row)
@@ -96,34 +87,13 @@ def render_board(position: Position, *, flip: bool = False, marks: Collection[in
     return "\n".join(lines)
 
 
-def render_status(position: Position) -> str:
-    """Supplies, captures, Realms, score, and whose turn it is."""
-    out = []
-    for side in Side:
-        out.append(
-            f"{side.title:<6} supply: {position.bases_in_supply(side)} Bases, "
-            f"{position.powers_in_supply(side)} Powers, "
-            f"{position.enforcers_in_supply(side)} Enforcers; "
-            f"captured {position.captured[side]} {side.other.title} Bases; "
-            f"controls {position.realms_controlled(side)} Realms"
-        )
-    s = score(position)
-    out.append(f"Score: {s.describe()}")
-    if position.phase is Phase.OVER:
-        reason = {
-            "bases": "a side created all its Bases",
-            "no-legal-turn": "neither side has a legal turn",
-        }.get(position.end or "", position.end or "")
-        out.append(f"Game over ({reason}): {position.result}, {result_words(position.result)}")
-    elif position.phase is Phase.SETUP:
-        out.append(f"Set-up: {position.to_move.title} to place")
-    else:
-        out.append(f"{position.to_move.title} to move")
-    return "\n".join(out)
+def render_status(position: GamePosition) -> str:
+    """Supplies, captures, the score, and whose turn it is, in the game's words."""
+    return "\n".join(game_of(position).status_lines(position))
 
 
 def render_text(
-    position: Position,
+    position: GamePosition,
     *,
     flip: bool = False,
     legend: bool = True,
@@ -137,7 +107,7 @@ def render_text(
     """
     from pbem.render.templates import render_template
 
-    lines = [LEGEND] if legend else []
+    lines = [game_of(position).legend()] if legend else []
     if last is not None:
         lines.append(last_turn_line(last))
     return render_template(

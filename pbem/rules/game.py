@@ -73,16 +73,46 @@ written square that is no square. Nothing returns None for failure.
 The end
     ``score(position) -> str``  the score in words ("White 9 Realms, Black 7";
         "White moved 5 pieces off, Black 3").
-    ``end_words(position) -> str``  why the game ended, in words.
+    ``end_words(position, last_label=None) -> str``  why the game ended, in words
+        ("Black moved its last piece off in turn 31b"; ``last_label`` is the label
+        of the last turn played, when known). Endings that are not moves use
+        ``END_WORDS``.
     Positions carry ``result`` ("1-0", "0-1", "1/2-1/2" or None) and ``end`` (a
     short reason id) once ``phase`` is OVER; ``resign``/``forfeit``/``draw``/
     ``adjudicate`` return a finished copy (the referee's endings).
+
+Words and pictures (defaults here work from the PieceTable; override what the game
+names differently). Everything is in the players' words, with the game's own names.
+    ``describe_action(resolved, side) -> str``  one action and its events as a
+        sentence without full stop ("White's Duke from e8 to e11 dislodged ...").
+    ``turn_kind(resolved_list, side) -> str``  the kind of turn ("Set-up", "Move").
+    ``describe_end(position, last_side) -> str``  "The game is over: ... White wins 1-0."
+    ``describe_next(position) -> str``  "Black to move (turn 11b)".
+    ``score_line(position, over) -> str``  the score line of reports;
+        ``short_score(position)`` a few words for the archive viewer.
+    ``side_table(position) -> SideTable``  the per-side numbers of reports.
+    ``status_lines(position) -> list[str]``  the lines under the text board.
+    ``legend() -> str``  the text board's key to its letters.
+    ``text_cell(piece) -> str``  a piece on the text board, 3 characters (``wE^``).
+    ``frame_char(piece) -> str``  one character per piece for the archive viewer;
+        ``frame_legend()`` maps each character to (side, shape, name, facing).
+    ``facing_of(piece) -> str | None``  ``N E S W``, ``U`` (immobilised), or None.
+    ``realm_owner(board, realm) -> Side | None``  whose tint a Realm gets.
+    ``turn_marks(resolved) -> tuple[Mark, ...]``  what the SVG draws for an action:
+        outlines, arrows along a path, event badges, crosses.
+    ``position_words(position) -> list[str]``  the position in sentences (screen readers).
+    ``off_board(position) -> dict[Side, int]``  pieces beside the board (Medieval's
+        pieces moved off), drawn beside it.
 
 Interchange
     ``position_to_json(position) -> dict``  the documented JSON: ``game``,
         ``phase``, ``to_move``, ``board`` (square -> piece code, see PieceTable),
         ``result`` and the game's own extras (``supply``, ``off``...).
     ``position_from_json(data) -> position``  the inverse (round trip exact).
+    ``snapshot_data(position) -> dict`` and ``position_from_snapshot(data)``:
+        everything in the position as plain JSON values (the referee stores one
+        per turn), so that the round trip gives an equal position; KeyError,
+        TypeError or ValueError for data that is not such a snapshot.
 
 Numbering
     Positions number their turns: ``position.turn_number()`` is the record's entry
@@ -99,8 +129,9 @@ from enum import Enum
 from typing import Any, ClassVar, Protocol
 
 from pbem.errors import Diagnostic, RuleError
+from pbem.rules.geometry import SQUARE_NAMES, parse_square
 from pbem.rules.pieces import Piece, Side
-from pbem.rules.written import ActionText
+from pbem.rules.written import ActionText, MoveText, PassText, PlacementText, format_action
 
 
 class Phase(Enum):
@@ -200,6 +231,33 @@ class PieceTable:
 
 
 @dataclass(frozen=True, slots=True)
+class Mark:
+    """One thing the SVG draws for the last turn.
+
+    ``kind``: ``"outline"`` (a square, e.g. a placement), ``"realm"`` (a Realm, by its
+    Center), ``"path"`` (an arrow along ``squares``, the start first), ``"badge"`` (a
+    disc on a square with ``sign`` "+" or "-"), ``"cross"`` (a piece taken). ``cls``
+    is the SVG class ("placed", "created base", "immobilised", "captured").
+    """
+
+    kind: str
+    squares: tuple[int, ...]
+    cls: str = ""
+    sign: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SideTable:
+    """The per-side numbers of a report: column titles (HTML), the text layout (two
+    header lines and a printf format for a row: the side, then the values)."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Side, tuple[int, ...]], ...]
+    text_head: tuple[str, ...]
+    text_row: str
+
+
+@dataclass(frozen=True, slots=True)
 class PieceMoves:
     """One piece's legal moves for ``pbem moves``: at most ``shown``, then a count."""
 
@@ -278,7 +336,7 @@ class Game(ABC):
     def score(self, position: Any) -> str: ...
 
     @abstractmethod
-    def end_words(self, position: Any) -> str: ...
+    def end_words(self, position: Any, last_label: str | None = None) -> str: ...
 
     # -- interchange --------------------------------------------------------------
     @abstractmethod
@@ -287,9 +345,154 @@ class Game(ABC):
     @abstractmethod
     def position_from_json(self, data: Mapping[str, Any]) -> Any: ...
 
+    @abstractmethod
+    def snapshot_data(self, position: Any) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def position_from_snapshot(self, data: Mapping[str, Any]) -> Any: ...
+
+    # -- words and pictures (defaults from the PieceTable) ------------------------
+    def piece_name(self, piece: Piece) -> str:
+        return self.pieces.name(piece)
+
+    def describe_action(self, resolved: Resolved, side: Side) -> str:
+        return f"{side.title} played {format_action(resolved.canonical())}"
+
+    def turn_kind(self, resolved: Sequence[Resolved], side: Side) -> str:
+        first = resolved[0].canonical() if resolved else None
+        if isinstance(first, PlacementText):
+            return "Placement"
+        if isinstance(first, PassText):
+            return "Pass"
+        return "Move" if len(resolved) == 1 else f"{len(resolved)} moves"
+
+    def describe_result(self, position: Any) -> str:
+        result = position.result
+        return f"{result_words(result)} {result}" if result else "unfinished"
+
+    def describe_end(self, position: Any, last_side: Side | None = None) -> str:
+        why = self.end_words(position)
+        verdict = self.describe_result(position)
+        return f"The game is over: {why}. {verdict[0].upper()}{verdict[1:]}."
+
+    def describe_next(self, position: Any) -> str:
+        if position.phase is Phase.OVER:
+            return self.describe_end(position)
+        side = position.to_move
+        verb = "place" if position.phase is Phase.SETUP else "move"
+        return f"{side.title} to {verb} (turn {position.turn_label()})"
+
+    def score_line(self, position: Any, over: bool) -> str:
+        return self.score(position)
+
+    def short_score(self, position: Any) -> str:
+        """A few words of score for the viewer's status line ("Realms: White 8, Black 6.")."""
+        return ""
+
+    def side_table(self, position: Any) -> SideTable:
+        styles = self.pieces.styles
+        counts = tuple(
+            (side, tuple(
+                sum(1 for p in position.board
+                    if p is not None and p.side is side and p.kind.value == st.letter)
+                for st in styles
+            ))
+            for side in Side
+        )
+        head = "         " + "".join(f"{st.plural:>12}" for st in styles)
+        return SideTable(
+            tuple(f"{st.plural} on the board" for st in styles),
+            counts,
+            ("         On the board", head),
+            "%-6s   " + "".join("%12d" for _ in styles),
+        )
+
+    def status_lines(self, position: Any) -> list[str]:
+        lines = [f"Score: {self.score(position)}"]
+        if position.phase is Phase.OVER:
+            lines.append(
+                f"Game over ({self.end_words(position)}): {position.result}, "
+                f"{result_words(position.result)}"
+            )
+        elif position.phase is Phase.SETUP:
+            lines.append(f"Set-up: {position.to_move.title} to place")
+        else:
+            lines.append(f"{position.to_move.title} to move")
+        return lines
+
+    def legend(self) -> str:
+        names = ", ".join(f"{st.char} {st.name}" for st in self.pieces.styles)
+        return f"w = White, b = Black; {names}; o empty Center"
+
+    def text_cell(self, piece: Piece) -> str:
+        return (piece.side.letter + self.pieces.style(piece.kind.value).char).ljust(3)
+
+    def frame_char(self, piece: Piece) -> str:
+        return self.pieces.char(piece)
+
+    def frame_legend(self) -> dict[str, tuple[str, str, str, str | None]]:
+        """frame character -> (side key, shape, name, facing)."""
+        out: dict[str, tuple[str, str, str, str | None]] = {}
+        for st in self.pieces.styles:
+            out[st.char] = ("white", st.shape, st.name, None)
+            out[st.char.lower()] = ("black", st.shape, st.name, None)
+        return out
+
+    def facing_of(self, piece: Piece) -> str | None:
+        return None
+
+    def realm_owner(self, board: tuple[Any, ...], realm: int) -> Side | None:
+        return None
+
+    def turn_marks(self, resolved: Resolved) -> tuple[Mark, ...]:
+        text = resolved.canonical()
+        if isinstance(text, PlacementText):
+            return (Mark("outline", (parse_square(text.square.text),), "placed"),)
+        if isinstance(text, MoveText) and len(text.squares) > 1:
+            return (Mark("path", tuple(parse_square(s.text) for s in text.squares)),)
+        return ()
+
+    def position_words(self, position: Any) -> list[str]:
+        words = []
+        for side in Side:
+            parts = []
+            for st in self.pieces.styles:
+                names = [
+                    SQUARE_NAMES[s] for s, p in enumerate(position.board)
+                    if p is not None and p.side is side and p.kind.value == st.letter
+                ]
+                if names:
+                    parts.append(f"{st.plural} {', '.join(names)}")
+            words.append(f"{side.title}: {'; '.join(parts) if parts else 'no pieces'}.")
+        return words
+
+    def off_board(self, position: Any) -> dict[Side, int]:
+        return {}
+
     def __repr__(self) -> str:
         return f"<game {self.name}>"
 
+
+def join_words(parts: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def with_article(words: str) -> str:
+    """'a Base', 'an Enforcer'."""
+    return ("an " if words[0] in "aeiouAEIOU" else "a ") + words
+
+
+#: the endings that are not moves, the same in every game (``position.end``)
+END_WORDS = {
+    "resigned": "a player resigned",
+    "forfeit": "a player lost on time",
+    "agreement": "the players agreed to end it",
+    "draw": "the players agreed to a draw",
+    "adjudicated": "the referee decided the result",
+}
 
 RESULT_WORDS = {
     "1-0": "White wins",

@@ -5,6 +5,8 @@
   var SVG = "http://www.w3.org/2000/svg";
   var CELL = 40, MARGIN = 24, SIZE = 12;
   var frames = JSON.parse(document.getElementById("frames").textContent);
+  // the game's pieces: frame character -> [side, shape, name, facing] (Game.frame_legend)
+  var legend = JSON.parse(document.getElementById("pieces").textContent);
   var board = document.getElementById("board");
   // the colours of pbem/render/board_svg.py, so the viewer looks like the SVG boards
   var NEUTRAL = "#f6f4ee", WHITE_TINT = "#f5e2a0", BLACK_TINT = "#c3cfe0", HATCH = "#7f91ab";
@@ -25,33 +27,43 @@
   function isCenter(sq) {
     return sq % SIZE % 3 === 1 && Math.floor(sq / SIZE) % 3 === 1;
   }
-  function realmCenter(sq) {
+  function realmOf(sq) {
     var f = sq % SIZE, r = Math.floor(sq / SIZE);
-    return (Math.floor(r / 3) * 3 + 1) * SIZE + Math.floor(f / 3) * 3 + 1;
+    return Math.floor(r / 3) * 4 + Math.floor(f / 3);
   }
 
   function drawPiece(g, ch, sq) {
     var p = xy(sq), cx = p[0] + CELL / 2, cy = p[1] + CELL / 2;
-    var white = ch === ch.toUpperCase();
+    var info = legend[ch] || ["white", "disc", "piece", null];
+    var white = info[0] === "white", shape = info[1], facing = info[3];
     var fill = white ? "#ffffff" : INK, stroke = white ? INK : "#f0f0f0";
-    var c = ch.toUpperCase();
-    var common = {fill: fill, stroke: stroke, "stroke-width": 2, "class": "piece " + (white ? "white" : "black")};
-    if (c === "B") {
+    var common = {fill: fill, stroke: stroke, "stroke-width": 2, "class": "piece " + info[0],
+                  "data-name": info[2]};
+    common["data-piece"] = info[2].toLowerCase();
+    if (shape === "square") {
       common.x = cx - 12; common.y = cy - 12; common.width = 24; common.height = 24;
-      common["data-piece"] = "base";
       el("rect", common, g);
-    } else if (c === "P") {
-      common.cx = cx; common.cy = cy; common.r = 12; common["data-piece"] = "power";
-      el("circle", common, g);
-    } else {
-      var angle = {N: 0, E: 90, S: 180, W: 270, U: 0}[flipped && c !== "U" ? {N: "S", S: "N", E: "W", W: "E"}[c] : c];
+    } else if (shape === "diamond") {
+      common.points = cx + "," + (cy - 14) + " " + (cx + 14) + "," + cy + " " + cx + "," +
+        (cy + 14) + " " + (cx - 14) + "," + cy;
+      el("polygon", common, g);
+    } else if (shape === "triangle") {
+      var f = facing || "N";
+      var angle = {N: 0, E: 90, S: 180, W: 270, U: 0}[flipped && f !== "U" ? {N: "S", S: "N", E: "W", W: "E"}[f] : f];
       common.points = (cx) + "," + (cy - 14) + " " + (cx + 12) + "," + (cy + 10) + " " + (cx - 12) + "," + (cy + 10);
       common.transform = "rotate(" + angle + " " + cx + " " + cy + ")";
-      common["data-piece"] = c === "U" ? "immobilised" : "enforcer";
+      if (f === "U") { common["data-piece"] = "immobilised"; }
       el("polygon", common, g);
-      if (c === "U") {  // immobilised: standing on a bar (by shape, not colour alone)
+      if (f === "U") {  // immobilised: standing on a bar (by shape, not colour alone)
         el("rect", {x: cx - 13, y: cy + 12, width: 26, height: 4, fill: fill, stroke: stroke,
                     "stroke-width": 1.5, "class": "immobilised-mark"}, g);
+      }
+    } else {  // "disc", and any shape this viewer does not know
+      common.cx = cx; common.cy = cy; common.r = 12;
+      el("circle", common, g);
+      if (shape === "crown") {  // a ring inside marks the game's leading piece
+        el("circle", {cx: cx, cy: cy, r: 6, fill: "none", stroke: stroke, "stroke-width": 2,
+                      "class": "crown-mark"}, g);
       }
     }
   }
@@ -69,8 +81,8 @@
     el("line", {x1: 0, y1: 0, x2: 0, y2: 8, stroke: HATCH, "stroke-width": 2}, hatch);
     var g = el("g", {"class": "squares"}, board);
     for (var sq = 0; sq < SIZE * SIZE; sq++) {
-      var p = xy(sq), center = f.b.charAt(realmCenter(sq)), tint = NEUTRAL;
-      if (center === "B") { tint = WHITE_TINT; } else if (center === "b") { tint = "url(#hatch-black)"; }
+      var p = xy(sq), owner = (f.r || "").charAt(realmOf(sq)), tint = NEUTRAL;
+      if (owner === "w") { tint = WHITE_TINT; } else if (owner === "b") { tint = "url(#hatch-black)"; }
       el("rect", {x: p[0], y: p[1], width: CELL, height: CELL, fill: tint, stroke: "#b9b0a0",
                   "stroke-width": 0.5, "class": "square"}, g);
       if (isCenter(sq)) {
@@ -102,10 +114,10 @@
                     "stroke-width": 3, "stroke-dasharray": "4 3", "class": "event-mark"}, board);
     });
     if (f.f !== undefined) {
-      var a = xy(f.f), b = xy(f.to);
-      el("line", {x1: a[0] + CELL / 2, y1: a[1] + CELL / 2, x2: b[0] + CELL / 2, y2: b[1] + CELL / 2,
-                  stroke: ACCENT, "stroke-width": 3, "marker-end": "url(#arrowhead)",
-                  "class": "arrow"}, board);
+      var path = f.p || [f.f, f.to];
+      var pts = path.map(function (s) { var q = xy(s); return (q[0] + CELL / 2) + "," + (q[1] + CELL / 2); });
+      el("polyline", {points: pts.join(" "), fill: "none", stroke: ACCENT, "stroke-width": 3,
+                      "marker-end": "url(#arrowhead)", "class": "arrow"}, board);
     }
     document.getElementById("caption").textContent = f.c;
     var status = f.st;

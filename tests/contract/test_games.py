@@ -8,8 +8,10 @@ import random
 import pytest
 
 from pbem.notation.format import format_action
-from pbem.notation.parse import parse_movetext
+from pbem.notation.parse import parse_game, parse_movetext
 from pbem.players.registry import NoPolicy, policy
+from pbem.records.generate import record_text
+from pbem.records.replay import replay_game
 from pbem.rules.game import Game, Phase
 from pbem.rules.registry import game_for, game_of, games
 from pbem.rules.written import MoveText, PlacementText
@@ -104,15 +106,19 @@ def test_an_unknown_action_is_a_rule_error_not_a_crash(game):
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_a_random_playout_ends_and_is_scored(game):
-    if game.name == "featured":  # TODO: through the players registry (pbem generate's policy)
-        pytest.skip("uniform random Featured play rarely ends; tests/rules/test_playout.py")
+    """The game's own random player (``pbem generate``) plays it to the end; the record
+    it writes validates with no warning, to the same final position and result."""
     try:
         player = policy(game.name)
-    except NoPolicy:  # uniform choices among the legal actions end this game
+    except NoPolicy:
         position, turns = random_game(game, seed=11)
-    else:  # the game's own random player (uniform play would never surround anything)
-        played = player.play(random.Random(11), game.default_ruleset())
-        position, turns = played.final, len(played.turns)
+    else:
+        played = player.generate(random.Random(11), game.default_ruleset())
+        replay = replay_game(parse_game(record_text(played, 11, 0)))
+        assert replay.valid, replay.error
+        assert not replay.warnings
+        assert game.position_to_json(replay.final) == game.position_to_json(played.final)
+        position, turns = replay.final, len(replay.turns)
     assert position.phase is Phase.OVER, f"{game.name}: no end after {turns} turns"
     assert position.result in ("1-0", "0-1", "1/2-1/2")
     assert game.score(position)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.records.replay import ALTERNATIVES
+from pbem.rules.realm.game import ALTERNATIVES
 from tests.records.test_corrupted import corrupt, replay_of
 
 

@@ -35,7 +35,7 @@ def round_trip(seed: int, index: int, ruleset) -> None:
     assert report.replay.result == playout.final.result
     assert len(report.replay.turns) == len(playout.turns)
     # the positions after every turn agree too
-    assert [t.after for t in report.replay.turns] == [t[-1].after for t in playout.turns]
+    assert [t.after for t in report.replay.turns] == [t[-1].after for t in playout.playout.turns]
 
 
 @pytest.mark.parametrize("name", preset_names())
@@ -49,7 +49,7 @@ def test_round_trip_of_games_with_passes() -> None:
     found = 0
     for i in range(40):
         playout = generate_game(11, i, FEATURED)
-        if any(isinstance(t[0].action, Pass) for t in playout.turns):
+        if any(isinstance(t[0].action, Pass) for t in playout.playout.turns):
             assert "pass" in record_text(playout, 11, i)
             round_trip(11, i, FEATURED)
             found += 1

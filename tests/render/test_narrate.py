@@ -10,10 +10,8 @@ from pbem.notation.parse import parse_game
 from pbem.notation.syntax import TurnText
 from pbem.records.replay import PlayedTurn, Replay, replay_game
 from pbem.render.narrate import (
-    describe_action,
     describe_end,
     describe_next,
-    describe_result,
     describe_turn,
     join_words,
     turn_kind,
@@ -28,6 +26,7 @@ from pbem.rules.realm.actions import (
     Rearrangement,
 )
 from pbem.rules.realm.position import EMPTY_BOARD, Phase, initial_position
+from pbem.rules.realm.words import describe_action, describe_result
 from tests.diagram import position_from
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -96,12 +96,10 @@ def test_final_report_gives_the_result_not_a_next_turn(sample):
 def test_score_supply_captured_and_realms_mid_game(sample):
     ctx = build_context(sample, index_of(sample, "11w"))
     white, black = ctx.sides
-    assert (white.bases, white.powers, white.enforcers, white.captured, white.realms) == (
-        3, 0, 6, 1, 8
-    )
-    assert (black.bases, black.powers, black.enforcers, black.captured, black.realms) == (
-        5, 0, 6, 1, 6
-    )
+    # Bases, Powers, Enforcers in supply, Bases captured, Realms controlled
+    assert white.values == (3, 0, 6, 1, 8)
+    assert black.values == (5, 0, 6, 1, 6)
+    assert ctx.table.columns[-1] == "Realms controlled"
     text = render_report_text(sample, turn_index=index_of(sample, "11w"))
     assert "Score so far: White 8 Realms, Black 6 (White ahead)" in text
 

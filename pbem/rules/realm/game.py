@@ -14,17 +14,29 @@ from typing import Any
 
 from pbem.errors import RuleError
 from pbem.rules.game import (
+    END_WORDS,
     ActionRuleError,
     Game,
+    Mark,
     Phase,
     PieceMoves,
     PieceStyle,
     PieceTable,
     Resolved,
+    SideTable,
+    result_words,
 )
-from pbem.rules.geometry import SQUARE_NAMES, parse_square
-from pbem.rules.pieces import PIECE_BY_CODE, Side
-from pbem.rules.realm import endings, legal, turns
+from pbem.rules.geometry import CENTER, SQUARE_NAMES, parse_square
+from pbem.rules.pieces import PIECE_BY_CODE, Kind, Side
+from pbem.rules.realm import endings, legal, turns, words
+from pbem.rules.realm.actions import (
+    BaseCaptured,
+    BaseCreated,
+    EnforcerCreated,
+    EnforcerImmobilised,
+    Placement,
+    Rearrangement,
+)
 from pbem.rules.realm.canonical import action_text
 from pbem.rules.realm.position import Position, initial_position
 from pbem.rules.realm.resolve import (
@@ -36,6 +48,7 @@ from pbem.rules.realm.resolve import (
 )
 from pbem.rules.realm.ruleset import FEATURED, OPTION_HELP, Ruleset, option_range
 from pbem.rules.realm.scoring import score
+from pbem.rules.realm.snapshot import position_from_snapshot, snapshot_data
 from pbem.rules.repairs import square_readings
 from pbem.rules.written import (
     ActionText,
@@ -229,12 +242,15 @@ class FeaturedGame(Game):
     def score(self, position: Position) -> str:
         return score(position).describe()
 
-    def end_words(self, position: Position) -> str:
+    def end_words(self, position: Position, last_label: str | None = None) -> str:
         if position.end == "bases":
-            return "a side created all its Bases"
+            if last_label is None:
+                return "a side created all its Bases"
+            side = Side.WHITE if last_label.endswith("w") else Side.BLACK
+            return f"{side.title} created its last Base in turn {last_label}"
         if position.end == "no-legal-turn":
             return "neither side has a legal turn"
-        return position.end or "unfinished"
+        return END_WORDS.get(position.end or "", "the game is not over")
 
     def resign(self, position: Position, side: Side) -> Position:
         return endings.resign(position, side)
@@ -297,3 +313,157 @@ class FeaturedGame(Game):
             sacrificed=pair(lambda s: sacrificed[s.key]),
             result=data.get("result"),
         )
+
+    def snapshot_data(self, position: Position) -> dict[str, Any]:
+        return snapshot_data(position)
+
+    def position_from_snapshot(self, data: Mapping[str, Any]) -> Position:
+        return position_from_snapshot(dict(data))
+
+    # -- words and pictures ---------------------------------------------------------------
+    def describe_action(self, resolved: Resolved, side: Side) -> str:
+        return words.describe_action(resolved, side)
+
+    def turn_kind(self, resolved: Sequence[Resolved], side: Side) -> str:
+        return words.turn_kind(resolved)
+
+    def describe_result(self, position: Position) -> str:
+        return words.describe_result(position)
+
+    def describe_end(self, position: Position, last_side: Side | None = None) -> str:
+        return words.describe_end(position, last_side)
+
+    def describe_next(self, position: Position) -> str:
+        return words.describe_next(position)
+
+    def score_line(self, position: Position, over: bool) -> str:
+        s = score(position)
+        return s.describe() if over else f"{s.describe()} ({_AHEAD[s.result]})"
+
+    def short_score(self, position: Position) -> str:
+        w, b = score(position).realms
+        return f"Realms: White {w}, Black {b}."
+
+    def side_table(self, position: Position) -> SideTable:
+        return SideTable(
+            (
+                "Bases in supply",
+                "Powers in supply",
+                "Enforcers in supply",
+                "Bases captured",
+                "Realms controlled",
+            ),
+            tuple(
+                (
+                    side,
+                    (
+                        position.bases_in_supply(side),
+                        position.powers_in_supply(side),
+                        position.enforcers_in_supply(side),
+                        position.captured[side],
+                        position.realms_controlled(side),
+                    ),
+                )
+                for side in Side
+            ),
+            (
+                "         Supply                     Bases      Realms",
+                "         Bases  Powers  Enforcers   captured   controlled",
+            ),
+            "%-6s   %5d  %6d  %9d   %8d   %10d",
+        )
+
+    def status_lines(self, position: Position) -> list[str]:
+        out = []
+        for side in Side:
+            out.append(
+                f"{side.title:<6} supply: {position.bases_in_supply(side)} Bases, "
+                f"{position.powers_in_supply(side)} Powers, "
+                f"{position.enforcers_in_supply(side)} Enforcers; "
+                f"captured {position.captured[side]} {side.other.title} Bases; "
+                f"controls {position.realms_controlled(side)} Realms"
+            )
+        out.append(f"Score: {score(position).describe()}")
+        if position.phase is Phase.OVER:
+            reason = {
+                "bases": "a side created all its Bases",
+                "no-legal-turn": "neither side has a legal turn",
+            }.get(position.end or "", position.end or "")
+            out.append(
+                f"Game over ({reason}): {position.result}, {result_words(position.result)}"
+            )
+        elif position.phase is Phase.SETUP:
+            out.append(f"Set-up: {position.to_move.title} to place")
+        else:
+            out.append(f"{position.to_move.title} to move")
+        return out
+
+    def legend(self) -> str:
+        return (
+            "w = White, b = Black; B Base, P Power, E Enforcer pointing ^ > v < "
+            "(N E S W), E# immobilised; o empty Center"
+        )
+
+    def text_cell(self, piece: Any) -> str:
+        text = piece.side.letter + piece.kind.value
+        if piece.kind is Kind.ENFORCER:
+            text += "#" if piece.facing is None else _ARROW[piece.facing]
+        return text.ljust(3)
+
+    def frame_char(self, piece: Any) -> str:
+        if piece.kind is Kind.BASE:
+            c = "B"
+        elif piece.kind is Kind.POWER:
+            c = "P"
+        else:
+            c = "U" if piece.facing is None else "NESW"[piece.facing]
+        return c if piece.side is Side.WHITE else c.lower()
+
+    def frame_legend(self) -> dict[str, tuple[str, str, str, str | None]]:
+        out: dict[str, tuple[str, str, str, str | None]] = {}
+        for side, case in (("white", str.upper), ("black", str.lower)):
+            out[case("B")] = (side, "square", "Base", None)
+            out[case("P")] = (side, "disc", "Power", None)
+            for f in "NESWU":
+                out[case(f)] = (side, "triangle", "Enforcer", f)
+        return out
+
+    def facing_of(self, piece: Any) -> str | None:
+        if piece.kind is not Kind.ENFORCER:
+            return None
+        return "U" if piece.facing is None else piece.facing.letter
+
+    def realm_owner(self, board: tuple[Any, ...], realm: int) -> Side | None:
+        p = board[CENTER[realm]]
+        return p.side if p is not None and p.kind is Kind.BASE else None
+
+    def turn_marks(self, resolved: Resolved) -> tuple[Mark, ...]:
+        action = resolved.action
+        marks: list[Mark] = []
+        if isinstance(action, Placement):
+            marks.append(Mark("outline", (action.square,), "placed"))
+        elif isinstance(action, Rearrangement):
+            marks.append(Mark("realm", (CENTER[action.realm],), "rearranged"))
+        elif isinstance(action, turns.Move):
+            marks.append(Mark("path", (action.frm, action.to)))
+        for ev in resolved.events:
+            if isinstance(ev, BaseCaptured):
+                marks.append(Mark("cross", (ev.square,), "captured"))
+            elif isinstance(ev, EnforcerImmobilised):
+                marks.append(Mark("badge", (ev.square,), "immobilised", "-"))
+            elif isinstance(ev, BaseCreated | EnforcerCreated):
+                kind = "base" if isinstance(ev, BaseCreated) else "enforcer"
+                marks.append(Mark("badge", (ev.square,), f"created {kind}", "+"))
+        return tuple(marks)
+
+    def position_words(self, position: Position) -> list[str]:
+        return [
+            words.pieces_words(position, Side.WHITE),
+            words.pieces_words(position, Side.BLACK),
+            f"Realms controlled: White {position.realms_controlled(Side.WHITE)}, "
+            f"Black {position.realms_controlled(Side.BLACK)}.",
+        ]
+
+
+_AHEAD = {"1-0": "White ahead", "0-1": "Black ahead", "1/2-1/2": "level"}
+_ARROW = {0: "^", 1: ">", 2: "v", 3: "<"}
