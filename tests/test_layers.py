@@ -66,3 +66,40 @@ def test_rules_core_uses_the_standard_library_only():
                 if top != "pbem" and top not in stdlib_ok:
                     bad.append(f"{path.name}: {name}")
     assert not bad, bad
+
+
+def _game_packages() -> set[str]:
+    return {p.parent.name for p in (PKG / "rules").glob("*/__init__.py")}
+
+
+def test_only_a_game_and_the_registry_import_a_game():
+    """The layers above the rules name no game: they go through ``pbem.rules.game`` and
+    ``pbem.rules.registry``. A game's package imports itself (or a sibling game whose
+    engine it shares: Medieval builds on Classic's); its random player
+    (``pbem/players/<game>.py``, ``<game>_*.py``) imports it too; nothing else does."""
+    games = _game_packages()
+    assert "realm" in games
+    bad = []
+    for path in PKG.rglob("*.py"):
+        rel = path.relative_to(PKG)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                parts = name.split(".")
+                if parts[:2] != ["pbem", "rules"] or len(parts) < 3 or parts[2] not in games:
+                    continue
+                game = parts[2]
+                allowed = (
+                    (rel.parts[0] == "rules" and rel.parts[1] in games)
+                    or rel == Path("rules/registry.py")
+                    or (rel.parts[0] == "players" and rel.stem.split("_")[0] == game)
+                )
+                if not allowed:
+                    bad.append(f"{rel} imports {name}")
+    assert not bad, bad

@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import EXIT_INVALID, EXIT_OK, PbemError, UsageError
 
 if TYPE_CHECKING:
     from pbem.records.reader import GameSource
     from pbem.records.validate import GameReport
-    from pbem.rules.realm.ruleset import Ruleset
 
 
-def ruleset_option(name: str | None) -> Ruleset | None:
+def ruleset_option(name: str | None) -> Any:
     from pbem.records.rulesets import load_ruleset
 
     if name is None:

@@ -1,6 +1,6 @@
 """``pbem moves FILE``: the legal actions after a record's last legal turn.
 
-A thin command over ``pbem.rules.realm.legal``; every action is written in canonical
+A thin command over each game's ``legal_listing``; every action is written in canonical
 notation, its special events included, so that it can be pasted into a record.
 """
 
@@ -62,5 +62,5 @@ def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
         if len(sources) > 1 or args.game:
             out.write(f"{report.path}#{report.index + 1}: {report.title()}\n")
         if listing is not None:
-            out.write(format_listing(listing))
+            out.write(format_listing(report.final, listing))
     return status

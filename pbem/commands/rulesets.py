@@ -16,8 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "rulesets",
         help="list the ruleset presets, or show every option of one",
-        description="Without an argument: every preset (games/*.yaml) and how it differs "
-        "from the Featured Game. With NAME or FILE: every option of that ruleset.",
+        description="Without an argument: every preset (games/*.yaml), its game, and how "
+        "it differs from that game's own rules. With NAME or FILE: every option of that "
+        "ruleset.",
     )
     p.add_argument("ruleset", nargs="?", metavar="NAME|FILE", help="a preset or a YAML file")
     p.add_argument("--json", action="store_true", help="as JSON")
@@ -25,13 +26,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_rulesets(args: argparse.Namespace, out: TextIO) -> int:
-    from pbem.records.rulesets import describe_ruleset, load_ruleset, preset_names
-    from pbem.rules.realm.ruleset import OPTION_HELP, SWITCHES, option_range
+    from pbem.records.rulesets import describe_ruleset, differences, load_ruleset, preset_names
+    from pbem.rules.registry import featured, game_of
 
     if args.ruleset is None:
         presets = {name: load_ruleset(name) for name in preset_names()}
         if args.json:
-            data = {n: r.differences() for n, r in presets.items()}
+            data = {
+                n: ({"game": game_of(r).name, **differences(r)}
+                    if game_of(r) is not featured() else differences(r))
+                for n, r in presets.items()
+            }
             out.write(json.dumps(data, indent=2) + "\n")
             return EXIT_OK
         for ruleset in presets.values():
@@ -41,14 +46,17 @@ def cmd_rulesets(args: argparse.Namespace, out: TextIO) -> int:
         ruleset = load_ruleset(args.ruleset)
     except PbemError as exc:
         raise UsageError(str(exc)) from None
+    game = game_of(ruleset)
     if args.json:
-        out.write(json.dumps(ruleset.options(), indent=2) + "\n")
+        named = {"game": game.name} if game is not featured() else {}
+        out.write(json.dumps({**named, **ruleset.options()}, indent=2) + "\n")
         return EXIT_OK
-    out.write(f"{ruleset.name}\n")
+    out.write(f"{ruleset.name}\n" if game is featured() else f"{ruleset.name} ({game.title})\n")
     for option, value in ruleset.options().items():
         if option == "name":
             continue
         shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
-        allowed = "" if option in SWITCHES else f" ({option_range(option)})"
-        out.write(f"  {option:<20} {shown:<4} {OPTION_HELP[option]}{allowed}\n")
+        values = game.option_range(option)
+        allowed = "" if values == "true or false" else f" ({values})"
+        out.write(f"  {option:<20} {shown:<4} {game.option_help.get(option, '')}{allowed}\n")
     return EXIT_OK

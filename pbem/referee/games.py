@@ -12,6 +12,7 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from pbem.errors import PbemError
 from pbem.notation.format import format_front_matter
@@ -19,9 +20,9 @@ from pbem.notation.parse import parse_game
 from pbem.records.replay import Replay, replay_game
 from pbem.records.rulesets import load_ruleset, preset_names
 from pbem.records.snapshot import dump_snapshot, load_snapshot
+from pbem.rules.game import GamePosition
 from pbem.rules.pieces import Side
-from pbem.rules.realm.position import Position, initial_position
-from pbem.rules.realm.ruleset import Ruleset
+from pbem.rules.registry import featured, game_of
 
 SIDES = {"w": Side.WHITE, "b": Side.BLACK}
 _PLACEMENT = re.compile(r"^[BP][a-l]\d+$")
@@ -55,7 +56,7 @@ class Game:
     offer: str | None
     players: dict[str, Player]
     seq: int
-    position: Position
+    position: GamePosition
     #: the clock (``pbem.referee.clock`` JSON); None for a game without one
     clock_settings: str | None = None
     clock_state: str | None = None
@@ -79,11 +80,15 @@ class Game:
         return self.players["b" if side == "w" else "w"]
 
 
-def ruleset_header(ruleset: Ruleset) -> str | dict[str, object]:
-    """How the record names its ruleset: the preset's name, or every option."""
+def ruleset_header(ruleset: Any) -> str | dict[str, object]:
+    """How the record names its ruleset: the preset's name, or every option (and the
+    game, where it is not the Featured Game)."""
     if ruleset.name in preset_names() and load_ruleset(ruleset.name) == ruleset:
         return ruleset.name
-    return dict(ruleset.options())
+    game = game_of(ruleset)
+    if game is featured():
+        return dict(ruleset.options())
+    return {"game": game.name, "name": ruleset.name, **ruleset.options()}
 
 
 def load_game(conn: sqlite3.Connection, game_id: int) -> Game:
@@ -117,7 +122,7 @@ def load_game(conn: sqlite3.Connection, game_id: int) -> Game:
 def insert_game(
     conn: sqlite3.Connection,
     name: str,
-    ruleset: Ruleset,
+    ruleset: Any,
     players: list[Player],
 ) -> int:
     now = time.time()
@@ -132,7 +137,7 @@ def insert_game(
             "INSERT INTO players (game_id, side, email, name, token) VALUES (?, ?, ?, ?, ?)",
             (game_id, p.side, p.email, p.name, p.token),
         )
-    start = initial_position(ruleset)
+    start = game_of(ruleset).initial(ruleset)
     conn.execute(
         "INSERT INTO turns (game_id, seq, label, notation, snapshot, created_at) "
         "VALUES (?, 0, 'start', '', ?, ?)",

@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING
 
 from pbem.referee.orders import Order
 from pbem.render.legal_text import format_listing, legal_listing
-from pbem.rules.realm.position import Phase, Position
+from pbem.rules.game import GamePosition, Phase
 
 if TYPE_CHECKING:
     from pbem.referee.service import Referee, Work
 
 
-def format_moves(position: Position) -> str:
+def format_moves(position: GamePosition) -> str:
     """The legal actions of the side to move, one group per line."""
-    text = format_listing(legal_listing(position)).rstrip("\n")
+    text = format_listing(position, legal_listing(position)).rstrip("\n")
     if position.phase is Phase.PLAY:
         text += ("\nA turn may go on with further moves after the first; these are its "
                  "first actions.")

@@ -14,8 +14,8 @@ from pbem.referee.games import Game, load_game
 from pbem.referee.store import transaction
 from pbem.referee.takeback import rollback_to
 from pbem.referee.timed import clock_lines, game_clock, save_clock
-from pbem.rules.realm import endings
-from pbem.rules.realm.endings import RESULTS
+from pbem.rules.game import RESULTS
+from pbem.rules.registry import game_of
 
 if TYPE_CHECKING:
     from pbem.referee.service import Referee
@@ -96,7 +96,7 @@ def adjudicate(referee: Referee, game_id: int, result_text: str) -> str:
         game = load_game(referee.conn, game_id)
         if game.status != "playing":
             raise OperatorRefused(f"game {game_id} is over already ({game.result})")
-        position = endings.adjudicate(game.position, result)
+        position = game_of(game.position).adjudicate(game.position, result)
         work = Work(game, "w", position, None, now=referee.now(), ended="adjudicated",
                     changed=True)
         referee._log(game.id, "operator", f"adjudicated {result}")

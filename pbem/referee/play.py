@@ -14,8 +14,8 @@ from pbem.errors import PbemError, Span
 from pbem.notation.parse import parse_movetext
 from pbem.notation.syntax import EntryText, TurnText
 from pbem.records.replay import GameError, PlayedTurn, replay_turn
+from pbem.rules.game import GamePosition
 from pbem.rules.pieces import Side
-from pbem.rules.realm.position import Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class TurnOutcome:
     warnings: tuple[str, ...] = ()
 
 
-def expected_turn(position: Position) -> tuple[int, Side]:
+def expected_turn(position: GamePosition) -> tuple[int, Side]:
     """The entry number and side of the next turn, as records number them."""
     return position.turn_number(), position.to_move
 
@@ -37,7 +37,9 @@ def _shift(span: Span | None, columns: int) -> Span | None:
     return Span(span.line, max(1, span.column - columns))
 
 
-def play_turn(position: Position, text: str, headers: dict[str, Any] | None = None) -> TurnOutcome:
+def play_turn(
+    position: GamePosition, text: str, headers: dict[str, Any] | None = None
+) -> TurnOutcome:
     """Check and play the turn written in ``text`` (one line, numbered or not).
 
     Spans in the error are columns of ``text`` (line 1).

@@ -13,6 +13,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import Any
 
 from pbem.errors import PbemError, RuleError
 from pbem.notation.format import format_turn
@@ -55,10 +56,8 @@ from pbem.referee.secrets_scheme import (
 )
 from pbem.referee.store import transaction
 from pbem.render.text_board import render_text
-from pbem.rules.realm import endings
-from pbem.rules.realm.position import Phase, Position
-from pbem.rules.realm.ruleset import Ruleset
-from pbem.rules.realm.scoring import result_words, score
+from pbem.rules.game import GamePosition, Phase, result_words
+from pbem.rules.registry import game_of
 
 #: how a game ended, in words, by the reason the store keeps
 END_WORDS = {
@@ -88,7 +87,7 @@ class Work:
 
     game: Game
     side: str
-    position: Position
+    position: GamePosition
     offer: str | None
     turns: list[PlayedTurn] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
@@ -122,7 +121,7 @@ class Referee:
         self,
         white: str,
         black: str,
-        ruleset: Ruleset,
+        ruleset: Any,
         name: str | None = None,
         white_name: str | None = None,
         black_name: str | None = None,
@@ -135,7 +134,7 @@ class Referee:
         self,
         white: str,
         black: str,
-        ruleset: Ruleset,
+        ruleset: Any,
         name: str | None = None,
         white_name: str | None = None,
         black_name: str | None = None,
@@ -435,10 +434,10 @@ class Referee:
             return
         try:
             if what == "end":
-                work.position = endings.end_by_agreement(work.position)
+                work.position = game_of(work.position).end_by_agreement(work.position)
                 work.ended = "agreement"
             else:
-                work.position = endings.agree_draw(work.position)
+                work.position = game_of(work.position).agree_draw(work.position)
                 work.ended = "draw"
         except RuleError as exc:
             raise Refusal(exc.message, order) from None
@@ -446,7 +445,7 @@ class Referee:
     def _cmd_resign(self, work: Work, order: Order) -> None:
         if work.position.phase is Phase.OVER or work.ended:
             raise Refusal("the game is over already", order)
-        work.position = endings.resign(work.position, SIDES[work.side])
+        work.position = game_of(work.position).resign(work.position, SIDES[work.side])
         work.ended = "resigned"
         work.changed = True
         work.offer = None
@@ -563,12 +562,16 @@ class Referee:
             mover = work.turns[-1].side.title
         if work.loser is not None:
             mover = game.players[work.loser].title
-        how = END_WORDS.get(work.ended or "", work.ended or "").format(side=mover)
+        if work.ended in END_WORDS:
+            how = END_WORDS[work.ended].format(side=mover)
+        else:  # the game's own ending on the board
+            last = work.turns[-1].label if work.turns else None
+            how = game_of(pos).end_words(pos, last)
         for p in game.players.values():
             body = letter(
                 "result", player=p.name, game_id=game.id, title=game.name,
                 how=how, result=game.result, result_words=result_words(game.result),
-                score=score(pos).describe(), board=render_text(pos, flip=p.side == "b"),
+                score=game_of(pos).score(pos), board=render_text(pos, flip=p.side == "b"),
                 record=game.record,
             )
             subject = f"{game.name}: game over, {game.result} ({result_words(game.result)})"

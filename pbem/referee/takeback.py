@@ -19,7 +19,7 @@ from pbem.referee.orders import Order
 from pbem.referee.play import expected_turn
 from pbem.referee.refusal import Refusal
 from pbem.render.text_board import render_text
-from pbem.rules.realm.position import Phase
+from pbem.rules.game import Phase
 
 if TYPE_CHECKING:
     from pbem.referee.service import Referee, Work

@@ -28,8 +28,8 @@ from pbem.referee.profile import zone_of
 from pbem.referee.refusal import Refusal
 from pbem.referee.store import transaction
 from pbem.render.text_board import render_text
-from pbem.rules.realm import endings
-from pbem.rules.realm.position import Phase
+from pbem.rules.game import Phase
+from pbem.rules.registry import game_of
 
 if TYPE_CHECKING:
     from pbem.referee.service import Referee, Work
@@ -143,7 +143,7 @@ def cmd_claim(ref: Referee, work: Work, order: Order) -> None:
         raise Refusal(exc.message, order) from None
     loser = SIDES[work.side].other
     work.clock, work.clock_changed = state, True
-    work.position = endings.forfeit(work.position, loser)
+    work.position = game_of(work.position).forfeit(work.position, loser)
     work.ended, work.loser, work.changed, work.offer = "time", KEYS[loser], True, None
 
 
@@ -213,7 +213,8 @@ def _tick_game(ref: Referee, game_id: int, now: datetime, summary: TickSummary) 
         elif isinstance(effect, clock.Forfeit):
             summary.forfeits += 1
             key = KEYS[effect.side]
-            work = Work(game, key, endings.forfeit(game.position, effect.side), None, now=now,
+            lost = game_of(game.position).forfeit(game.position, effect.side)
+            work = Work(game, key, lost, None, now=now,
                         clock_settings=settings, clock=new, ended="time", loser=key,
                         changed=True)
             ref._log(game.id, "clock", f"{effect.side.title} forfeits on time")

@@ -66,9 +66,13 @@ written square that is no square. Nothing returns None for failure.
     ``can_continue(state) -> bool``  may the turn under way take another action
         (Featured Dispersals, Classic double moves, Oriental and Modern multi-move
         turns)? False once the turn is complete or the game ended inside it.
-    ``legal_by_piece(position) -> list[PieceMoves]``  the listing of ``pbem moves``:
-        per mobile piece of the side to move, its square and its legal moves as text
-        (a count and a sample where there are thousands).
+    ``legal_by_piece(position) -> list[PieceMoves]``  per mobile piece of the side
+        to move, its square and its legal moves as text (a count and a sample where
+        there are thousands).
+    ``legal_listing(position, every=False) -> dict``  what ``pbem moves --json``
+        prints: ``phase``, ``to_move``, ``turn``, ``result``, ``placements`` (list),
+        ``moves`` (square -> list), ``pass`` (bool), and the game's own extras;
+        ``format_listing(listing) -> str`` the same in words (default: from these).
 
 The end
     ``score(position) -> str``  the score in words ("White 9 Realms, Black 7";
@@ -78,8 +82,11 @@ The end
         of the last turn played, when known). Endings that are not moves use
         ``END_WORDS``.
     Positions carry ``result`` ("1-0", "0-1", "1/2-1/2" or None) and ``end`` (a
-    short reason id) once ``phase`` is OVER; ``resign``/``forfeit``/``draw``/
-    ``adjudicate`` return a finished copy (the referee's endings).
+    short reason id) once ``phase`` is OVER; ``resign(position, side)``,
+    ``forfeit(position, side)``, ``agree_draw(position)``, ``adjudicate(position,
+    result)`` return a finished copy (the referee's endings; the defaults work for
+    any dataclass position); ``end_by_agreement(position)`` scores the board where
+    the game allows it (default: RuleError ``end.agreement-off``).
 
 Words and pictures (defaults here work from the PieceTable; override what the game
 names differently). Everything is in the players' words, with the game's own names.
@@ -124,7 +131,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, ClassVar, Protocol
 
@@ -331,6 +338,71 @@ class Game(ABC):
     @abstractmethod
     def legal_by_piece(self, position: Any) -> list[PieceMoves]: ...
 
+    def legal_listing(self, position: Any, *, every: bool = False) -> dict[str, Any]:
+        playing = position.phase is not Phase.OVER
+        listing: dict[str, Any] = {
+            "phase": position.phase.value,
+            "to_move": position.to_move.key if playing else None,
+            "turn": position.turn_label() if playing else None,
+            "result": position.result,
+            "placements": [],
+            "moves": {},
+            "pass": False,
+        }
+        if position.phase is Phase.SETUP:
+            listing["placements"] = [
+                format_action(a) for a in self.legal_actions(self.begin_turn(position))
+            ]
+        elif playing:
+            listing["moves"] = {
+                SQUARE_NAMES[pm.square]: list(pm.moves) for pm in self.legal_by_piece(position)
+            }
+            listing["pass"] = not listing["moves"]
+        return listing
+
+    def format_listing(self, listing: dict[str, Any]) -> str:
+        if listing["phase"] == "over":
+            return f"the game is over ({listing['result'] or 'no result'})\n"
+        side = listing["to_move"].capitalize()
+        lines = [f"{side} to move, turn {listing['turn']}"]
+        if listing["phase"] == "setup":
+            texts = listing["placements"]
+            lines.append(f"{side} places: {' '.join(texts)} ({len(texts)})")
+        elif listing["pass"]:
+            lines.append("pass (no legal turn)")
+        for square, texts in listing["moves"].items():
+            lines.append(f"{square}: {' '.join(texts)} ({len(texts)})")
+        return "\n".join(lines) + "\n"
+
+    # -- endings that are not moves (the referee's) ----------------------------------
+    def resign(self, position: Any, side: Side) -> Any:
+        """``side`` gives up: the other side wins, whatever the board says."""
+        return _over(position, _loses(side), "resigned")
+
+    def forfeit(self, position: Any, side: Side) -> Any:
+        """``side`` lost on time (the referee's clock decides when)."""
+        return _over(position, _loses(side), "forfeit")
+
+    def agree_draw(self, position: Any) -> Any:
+        return _over(position, "1/2-1/2", "draw")
+
+    def adjudicate(self, position: Any, result: str) -> Any:
+        """The referee's operator decides the result."""
+        if result not in RESULTS:
+            _check_not_over(position)
+            raise RuleError(
+                "end.result", f"a result is one of {', '.join(RESULTS)}, not {result!r}"
+            )
+        return _over(position, result, "adjudicated")
+
+    def end_by_agreement(self, position: Any) -> Any:
+        _check_not_over(position)
+        raise RuleError(
+            "end.agreement-off",
+            f"{self.title} has no end by agreement: it ends by its own rule, by resignation "
+            "or by an agreed draw",
+        )
+
     # -- the end ------------------------------------------------------------------
     @abstractmethod
     def score(self, position: Any) -> str: ...
@@ -483,6 +555,25 @@ def join_words(parts: Sequence[str]) -> str:
 def with_article(words: str) -> str:
     """'a Base', 'an Enforcer'."""
     return ("an " if words[0] in "aeiouAEIOU" else "a ") + words
+
+
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+
+
+def _check_not_over(position: Any) -> None:
+    if position.phase is Phase.OVER:
+        raise RuleError(
+            "end.over", f"the game is already over ({position.result or 'no result'})"
+        )
+
+
+def _over(position: Any, result: str, end: str) -> Any:
+    _check_not_over(position)
+    return replace(position, phase=Phase.OVER, result=result, end=end)
+
+
+def _loses(side: Side) -> str:
+    return "0-1" if side is Side.WHITE else "1-0"
 
 
 #: the endings that are not moves, the same in every game (``position.end``)

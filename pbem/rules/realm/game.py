@@ -28,7 +28,7 @@ from pbem.rules.game import (
 )
 from pbem.rules.geometry import CENTER, SQUARE_NAMES, parse_square
 from pbem.rules.pieces import PIECE_BY_CODE, Kind, Side
-from pbem.rules.realm import endings, legal, turns, words
+from pbem.rules.realm import endings, legal, listing, turns, words
 from pbem.rules.realm.actions import (
     BaseCaptured,
     BaseCreated,
@@ -238,6 +238,12 @@ class FeaturedGame(Game):
             for sq, texts in found.items()
         ]
 
+    def legal_listing(self, position: Position, *, every: bool = False) -> dict[str, Any]:
+        return listing.legal_listing(position, every=every)
+
+    def format_listing(self, data: dict[str, Any]) -> str:
+        return listing.format_listing(data)
+
     # -- the end ----------------------------------------------------------------------
     def score(self, position: Position) -> str:
         return score(position).describe()
@@ -252,14 +258,8 @@ class FeaturedGame(Game):
             return "neither side has a legal turn"
         return END_WORDS.get(position.end or "", "the game is not over")
 
-    def resign(self, position: Position, side: Side) -> Position:
-        return endings.resign(position, side)
-
-    def forfeit(self, position: Position, side: Side) -> Position:
-        return endings.forfeit(position, side)
-
-    def adjudicate(self, position: Position, result: str) -> Position:
-        return endings.adjudicate(position, result)
+    def end_by_agreement(self, position: Position) -> Position:
+        return endings.end_by_agreement(position)
 
     # -- interchange --------------------------------------------------------------------
     def position_to_json(self, pos: Position) -> dict[str, Any]:
