@@ -13,11 +13,14 @@ from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 from pbem.rules.classic.actions import Action, Move, Pass
+from pbem.rules.classic.game import action_text
 from pbem.rules.classic.legal import legal_moves, legal_placements, second_moves
 from pbem.rules.classic.position import Phase, Position, initial_position
 from pbem.rules.classic.ruleset import Ruleset
 from pbem.rules.classic.turns import apply_move, apply_turn, begin_turn, may_double
 from pbem.rules.geometry import FORWARD, REALM_OF, REALM_ROW, Direction
+from pbem.rules.pieces import Side
+from pbem.rules.written import ActionText
 
 T = TypeVar("T")
 
@@ -92,3 +95,30 @@ def play_game(
         turns.append(turn)
     return turns, position
 
+
+
+def written_turn(position: Position, turn: tuple[Action, ...]) -> tuple[ActionText, ...]:
+    """A turn as canonical written syntax, every forced choice written out."""
+    if not isinstance(turn[0], Move):
+        return tuple(action_text(a, position.board) for a in turn)
+    state = begin_turn(position)
+    texts = []
+    for move in turn:
+        board = state.position.board
+        state, _, done = apply_move(state, move)  # type: ignore[arg-type]
+        texts.append(action_text(done, board))
+    return tuple(texts)
+
+
+def play_written(
+    rng: Rng, ruleset: Ruleset, *, max_turns: int = MAX_TURNS
+) -> tuple[Ruleset, tuple[tuple[Side, tuple[ActionText, ...]], ...], Position]:
+    """``play_game`` (the same choices from the same ``rng``), each turn also written:
+    the ruleset, the turns with their sides, and the last position."""
+    position = initial_position(ruleset)
+    turns: list[tuple[Side, tuple[ActionText, ...]]] = []
+    while position.phase is not Phase.OVER and len(turns) < max_turns:
+        turn = choose_turn(position, rng)
+        turns.append((position.to_move, written_turn(position, turn)))
+        position, _ = apply_turn(position, turn)
+    return ruleset, tuple(turns), position

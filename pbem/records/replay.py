@@ -316,7 +316,7 @@ class _Walker:
 
     def over_words(self) -> str:
         last = self.replay.turns[-1].label if self.replay.turns else None
-        return self.replay.game.end_words(self.position, last)
+        return self.replay.game.end_words_after(self.position, last)
 
     def check_result(self, game: GameText, header_result: Any) -> None:
         pos = self.position

@@ -566,7 +566,7 @@ class Referee:
             how = END_WORDS[work.ended].format(side=mover)
         else:  # the game's own ending on the board
             last = work.turns[-1].label if work.turns else None
-            how = game_of(pos).end_words(pos, last)
+            how = game_of(pos).end_words_after(pos, last)
         for p in game.players.values():
             body = letter(
                 "result", player=p.name, game_id=game.id, title=game.name,

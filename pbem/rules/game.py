@@ -77,10 +77,10 @@ written square that is no square. Nothing returns None for failure.
 The end
     ``score(position) -> str``  the score in words ("White 9 Realms, Black 7";
         "White moved 5 pieces off, Black 3").
-    ``end_words(position, last_label=None) -> str``  why the game ended, in words
-        ("Black moved its last piece off in turn 31b"; ``last_label`` is the label
-        of the last turn played, when known). Endings that are not moves use
-        ``END_WORDS``.
+    ``end_words(position) -> str``  why the game ended, in words ("Black moved all
+        its pieces off"); ``end_words_after(position, last_label)`` the same where the
+        label of the last turn played is known (default: ``end_words``). Endings that
+        are not moves use ``END_WORDS``.
     Positions carry ``result`` ("1-0", "0-1", "1/2-1/2" or None) and ``end`` (a
     short reason id) once ``phase`` is OVER; ``resign(position, side)``,
     ``forfeit(position, side)``, ``agree_draw(position)``, ``adjudicate(position,
@@ -119,7 +119,9 @@ Interchange
     ``snapshot_data(position) -> dict`` and ``position_from_snapshot(data)``:
         everything in the position as plain JSON values (the referee stores one
         per turn), so that the round trip gives an equal position; KeyError,
-        TypeError or ValueError for data that is not such a snapshot.
+        TypeError or ValueError for data that is not such a snapshot. The default
+        keeps the JSON, the ruleset's options and every plain field of a dataclass
+        position (ints, text, sides, phases and tuples of them).
 
 Numbering
     Positions number their turns: ``position.turn_number()`` is the record's entry
@@ -131,7 +133,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any, ClassVar, Protocol
 
@@ -408,7 +410,10 @@ class Game(ABC):
     def score(self, position: Any) -> str: ...
 
     @abstractmethod
-    def end_words(self, position: Any, last_label: str | None = None) -> str: ...
+    def end_words(self, position: Any) -> str: ...
+
+    def end_words_after(self, position: Any, last_label: str | None) -> str:
+        return self.end_words(position)
 
     # -- interchange --------------------------------------------------------------
     @abstractmethod
@@ -417,11 +422,27 @@ class Game(ABC):
     @abstractmethod
     def position_from_json(self, data: Mapping[str, Any]) -> Any: ...
 
-    @abstractmethod
-    def snapshot_data(self, position: Any) -> dict[str, Any]: ...
+    def snapshot_data(self, position: Any) -> dict[str, Any]:
+        plain: dict[str, Any] = {}
+        for f in fields(position):
+            value = _plain(getattr(position, f.name))
+            if f.name not in ("ruleset", "board") and value is not _NOT_PLAIN:
+                plain[f.name] = value
+        ruleset = position.ruleset
+        return {
+            "json": self.position_to_json(position),
+            "ruleset": {"name": ruleset.name, **ruleset.options()},
+            "fields": plain,
+        }
 
-    @abstractmethod
-    def position_from_snapshot(self, data: Mapping[str, Any]) -> Any: ...
+    def position_from_snapshot(self, data: Mapping[str, Any]) -> Any:
+        options = dict(data["ruleset"])
+        name = options.pop("name")
+        ruleset = self.ruleset_from(options, None, name)
+        position = self.position_from_json(data["json"])
+        kinds = {f.name: getattr(position, f.name) for f in fields(position)}
+        changed = {k: _unplain(v, kinds[k]) for k, v in data["fields"].items() if k in kinds}
+        return replace(position, ruleset=ruleset, **changed)
 
     # -- words and pictures (defaults from the PieceTable) ------------------------
     def piece_name(self, piece: Piece) -> str:
@@ -558,6 +579,31 @@ def with_article(words: str) -> str:
 
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
+
+_NOT_PLAIN = object()
+
+
+def _plain(value: Any) -> Any:
+    """A JSON value for a plain field value, or ``_NOT_PLAIN``."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        items = [_plain(v) for v in value]
+        return _NOT_PLAIN if any(i is _NOT_PLAIN for i in items) else items
+    return _NOT_PLAIN
+
+
+def _unplain(value: Any, like: Any) -> Any:
+    """``value`` back in the type of ``like`` (the same field of a fresh position)."""
+    if isinstance(like, Enum):
+        return type(like)(value)
+    if isinstance(value, list):
+        if isinstance(like, tuple) and like:
+            return tuple(_unplain(v, like[min(i, len(like) - 1)]) for i, v in enumerate(value))
+        return tuple(value)
+    return value
 
 
 def _check_not_over(position: Any) -> None:

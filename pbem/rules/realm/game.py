@@ -248,7 +248,10 @@ class FeaturedGame(Game):
     def score(self, position: Position) -> str:
         return score(position).describe()
 
-    def end_words(self, position: Position, last_label: str | None = None) -> str:
+    def end_words(self, position: Position) -> str:
+        return self.end_words_after(position, None)
+
+    def end_words_after(self, position: Position, last_label: str | None) -> str:
         if position.end == "bases":
             if last_label is None:
                 return "a side created all its Bases"
