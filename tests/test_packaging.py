@@ -69,3 +69,17 @@ def test_wheel_ships_grammar_and_runs_outside_checkout(tmp_path: Path) -> None:
         check=True,
     )
     assert str(site) in imported.stdout
+
+
+def test_every_package_is_listed_for_the_wheel():
+    """A package missing from pyproject's list works in a checkout and breaks when installed."""
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"
+    ])
+    found = {
+        ".".join(p.parent.relative_to(root).parts) for p in (root / "pbem").rglob("__init__.py")
+    }
+    assert found <= listed, sorted(found - listed)
