@@ -110,7 +110,7 @@ def ruleset_of(headers: dict[str, Any], default: Any = None, base: Path | None =
     else:
         ruleset = load_ruleset(spec, base=base)
     if "setup" in headers:
-        ruleset = ruleset.with_options({"setup": headers["setup"]})
+        ruleset = game_of(ruleset).ruleset_from({"setup": headers["setup"]}, ruleset)
     return ruleset
 
 

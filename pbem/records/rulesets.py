@@ -56,7 +56,7 @@ def _load(spec: Any, base: Path | None, depth: int) -> Any:
     if isinstance(spec, Mapping):
         return _from_mapping(spec, base, depth, where="the ruleset mapping")
     if not isinstance(spec, str):
-        if hasattr(spec, "with_options"):  # a ruleset already
+        if hasattr(spec, "options") and hasattr(type(spec), "game"):  # a ruleset already
             return spec
         raise RulesetError(
             f"a ruleset is a preset name, a YAML file or a mapping of options, not {spec!r}",
@@ -137,8 +137,8 @@ def _from_mapping(data: Mapping[str, Any], base: Path | None, depth: int, where:
             current = parent.options()
             missing = object()
             changed = {k: v for k, v in options.items() if current.get(k, missing) != v}
-            return parent.with_options(changed) if changed else parent
-        return parent.with_options(options, name=name)
+            return game_of(parent).ruleset_from(changed, parent) if changed else parent
+        return game_of(parent).ruleset_from(options, parent, name)
     except RulesetError as exc:
         extra = " (and 'game', 'preset', 'description')" if exc.code == "ruleset.unknown-option" \
             else ""
