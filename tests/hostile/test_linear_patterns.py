@@ -42,8 +42,9 @@ REVIEWED = {
     r"b'^[!-9;-~]+:'": "anchored, one class, 2,000 bytes at most",
     r"'(\\d+)\\s*$'": "searched in a line that fits 'observe ... <digits>'",
     r"'#\\s*(\\d+)'": "each '#' scans only the spaces after it",
-    r"'^(\\d+\\s*(\\.|…)|[PE][a-lA-L1](1[0-2]|[1-9lI])[a-lA-L1]|[BP][a-lA-L1](1[0-2]|[1-9])\\b|"
-    r"R[a-lA-L1](1[0-2]|[1-9])\\s*\\(|pass\\s*$)'": "anchored, bounded branches",
+    r"'^(\\d+\\s*(\\.|…)|[PE][a-lA-L1](1[0-2]|[1-9lI])([a-lA-L1]|off)|"
+    r"[BPE][a-lA-L1](1[0-2]|[1-9])\\b|[RS][a-lA-L1](1[0-2]|[1-9])\\s*\\(|pass\\s*$)'":
+        "anchored, bounded branches",
     r"'^\\s*(?:(?:re|aw|sv|fwd?|wg|tr)(?:\\s*\\[\\d+\\])?\\s*:\\s*)+'":
         "no two adjacent unbounded runs of the same class",
     r"'\\[realm[^\\[\\]]*\\]'": "the run stops at the next '['",
