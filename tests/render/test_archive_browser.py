@@ -177,6 +177,14 @@ def test_the_viewer_fits_a_390_pixel_phone(browser, resigned_site: Path, name: s
     page.screenshot(path=str(SHOTS / f"phone-{name}-7b.png"), full_page=True)
     page.goto((resigned_site / "index.html").as_uri())
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    cells = page.evaluate(
+        "Array.from(document.querySelectorAll('#games td')).filter(td => td.offsetWidth)"
+        ".map(td => td.getBoundingClientRect().right)"
+    )
+    assert cells and max(cells) <= 390  # every column readable: one card per game
+    page.fill("#filter", "resigned")
+    assert page.locator("#games tbody tr:visible").count() == 1
+    page.screenshot(path=str(SHOTS / "phone-index.png"), full_page=True)
     context.close()
 
 
