@@ -33,7 +33,10 @@
   }
 
   function drawPiece(g, ch, sq) {
-    var p = xy(sq), cx = p[0] + CELL / 2, cy = p[1] + CELL / 2;
+    var p = xy(sq);
+    pieceAt(g, ch, p[0] + CELL / 2, p[1] + CELL / 2);
+  }
+  function pieceAt(g, ch, cx, cy) {
     var info = legend[ch] || ["white", "disc", "piece", null];
     var white = info[0] === "white", shape = info[1], facing = info[3];
     var fill = white ? "#ffffff" : INK, stroke = white ? INK : "#f0f0f0";
@@ -66,6 +69,28 @@
                       "class": "crown-mark"}, g);
       }
     }
+  }
+
+  // the legend's pieces: this game's own (Game.frame_legend), one line per kind, White's
+  function drawLegend() {
+    var list = document.getElementById("legend-pieces");
+    if (!list) { return; }
+    var seen = {};
+    Object.keys(legend).sort().forEach(function (ch) {
+      var info = legend[ch];
+      if (info[0] !== "white") { return; }
+      var stuck = info[3] === "U", key = info[2] + (stuck ? " immobilised" : "");
+      if (seen[key]) { return; }
+      seen[key] = true;
+      var item = document.createElement("li");
+      var pic = el("svg", {viewBox: "0 0 40 40", width: 24, height: 24, "aria-hidden": "true"}, item);
+      pieceAt(pic, ch, 20, stuck ? 18 : 20);
+      var words = stuck ? "immobilised " + info[2] + " (on a bar)" : info[2];
+      if (info[1] === "triangle" && !stuck) { words += ", pointing the way it faces"; }
+      item.appendChild(document.createTextNode(" " + words));
+      item.setAttribute("data-piece", key.toLowerCase());
+      list.appendChild(item);
+    });
   }
 
   function draw() {
@@ -192,6 +217,7 @@
     if (i >= 0) { go(i, true); }
   });
   // an archived game opens at its start, a live one (data-open="end") where it stands
+  drawLegend();
   var hash = location.hash.slice(1);
   var initial = hash ? frameOf(hash) : (document.body.getAttribute("data-open") === "end" ? -1 : 0);
   go(initial >= 0 ? initial : frames.length - 1, initial >= 0);

@@ -198,6 +198,10 @@ def test_the_move_list_sits_beside_the_board_on_a_wide_screen(browser, resigned_
     assert b["page"]["width"] <= 1200
     assert page.inner_text("#status").endswith("The game is over: White resigned. Black wins, 0-1.")
     assert page.locator("#movelist tbody th").all_inner_texts()[-1] == "7."
+    pieces = page.locator("#legend-pieces li").all_inner_texts()
+    assert [p.strip() for p in pieces] == [
+        "Base", "Enforcer, pointing the way it faces", "Power", "immobilised Enforcer (on a bar)"]
+    assert page.locator("#legend-pieces svg .piece").count() == 4
     context.close()
     context = browser.new_context(viewport={"width": 900, "height": 900})
     page = context.new_page()
