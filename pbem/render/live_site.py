@@ -2,8 +2,8 @@
 
 The referee rewrites a game's page after each of its turns; a full rebuild would
 replay every game of the club. So the index is made from ``site.json``, which
-keeps each game's index row (and the fingerprint of the record it was made
-from): one game changes, one row changes, the index is written again from the
+keeps each game's index row (and the fingerprint of what it was made from,
+given by the caller): one game changes, one row changes, the index is written again from the
 rows. Every file is written through a rename, so a web server never serves
 half a page.
 """
@@ -55,7 +55,7 @@ def site_lock(out: Path) -> Iterator[None]:
 
 
 def published(out: Path) -> dict[str, str]:
-    """slug -> the fingerprint of the record each game's page was made from."""
+    """slug -> the fingerprint each game's page was made from."""
     return {slug: str(row.get("fingerprint", "")) for slug, row in _load_rows(out).items()}
 
 

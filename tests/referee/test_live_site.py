@@ -85,6 +85,15 @@ def test_a_game_by_mail_has_a_live_page_without_addresses(tmp_path, monkeypatch,
     assert "white: Alice Archer" in record and "black: Black" in record
     assert _addresses_in(site) == []
     assert not re.search(r"[\w.+-]+@[\w-]+\.[\w.]+", "".join(_every_file(site).values()))
+    # nothing changed, nothing rewritten; a name given by mail rewrites that game's page
+    assert "0 game page(s) rewritten" in _pbem(monkeypatch, capsys, "site", *h)
+    black.receive(outbox_mails(home))
+    mine = [m for m in black.inbox if m["X-Pbem-Game"] == "2"]
+    out = _pbem(monkeypatch, capsys, "mail", *h, stdin=black.reply("name Bob Bowman", to=mine[-1]))
+    assert out.startswith("accepted"), out
+    assert "<dd>Bob Bowman</dd>" in page.read_text(encoding="utf-8")
+    assert (site / "games" / "game-1.html").stat().st_mtime_ns == first_game
+    assert _addresses_in(site) == []
     # the reports link to the game's page
     white.receive(outbox_mails(home))
     report = [m for m in white.inbox if m["X-Pbem-Kind"] == "report"][-1]
