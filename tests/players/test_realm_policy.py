@@ -24,7 +24,7 @@ from pbem.rules.realm.position import EMPTY_BOARD, Phase, Position
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
 from pbem.rules.realm.turns import apply_pass, has_legal_turn
 
-PRESETS = preset_names()
+PRESETS = preset_names("featured")
 
 
 def _count(position: Position, side: Side, kind: Kind) -> int:

@@ -73,13 +73,21 @@ REARRANGE_LIST = 20000
 REARRANGE_APPLY = 600
 
 
-def _preset(path: Path) -> Ruleset:
+def _preset(path: Path) -> Ruleset | None:
+    """The Featured Game's preset in ``path``; None for a preset of another game."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if data.get("game", "featured") != "featured" or (
+        data.get("preset", "featured") != "featured"
+        and _preset(GAMES / f"{data['preset']}.yaml") is None
+    ):
+        return None
     options = {k: v for k, v in data.items() if k not in ("name", "description", "preset")}
     return FEATURED.with_options(options, name=path.stem)
 
 
-PRESETS = {p.stem: _preset(p) for p in sorted(GAMES.glob("*.yaml"))}
+PRESETS = {
+    p.stem: r for p in sorted(GAMES.glob("*.yaml")) if (r := _preset(p)) is not None
+}
 
 
 def rulesets() -> st.SearchStrategy[Ruleset]:

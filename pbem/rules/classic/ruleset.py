@@ -21,8 +21,8 @@ from pbem.rules.pieces import Side
 
 #: option -> what it means (for errors, docs and ``pbem rulesets``)
 OPTION_HELP: dict[str, str] = {
-    "setup": "the opening: standard (the reconstructed set-up), placement (the players "
-    "place their pieces one at a time), or a map from square to piece",
+    "setup": "the opening set-up: the reconstructed standard one, the pieces placed one "
+    "at a time, or a custom one",
     "double_moves": "each player in turn may take a double move (two moves in one turn), "
     "strictly alternating, the second player first (Classic, variation 2)",
 }
@@ -159,8 +159,8 @@ def parse_opening(variant: Variant, value: Mapping[Any, Any]) -> Opening:
             have = sum(c for p, c in counts.items() if p.side is side and p.kind is kind)
             if have != n:
                 raise RulesetError(
-                    f"the set-up gives {side.title} {have} {variant.names[kind][1]}; each "
-                    f"side has {n}",
+                    f"the set-up gives {side.title} {have} "
+                    f"{variant.names[kind][0 if have == 1 else 1]}; each side has {n}",
                     code="ruleset.setup",
                 )
         if not any(IS_CENTER[s] for s, p in placed.items() if p.side is side):
