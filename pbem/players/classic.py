@@ -10,14 +10,15 @@ now and then. Randomness comes only from ``rng``: the same seed, the same game.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from pbem.rules.classic.actions import Action, Move, Pass
-from pbem.rules.classic.game import action_text
+from pbem.rules.classic.actions import Action, Move, Pass, Placement
+from pbem.rules.classic.game import action_text, move_text
 from pbem.rules.classic.legal import legal_moves, legal_placements, second_moves
 from pbem.rules.classic.position import Phase, Position, initial_position
-from pbem.rules.classic.ruleset import Ruleset
-from pbem.rules.classic.turns import apply_move, apply_turn, begin_turn, may_double
+from pbem.rules.classic.ruleset import CLASSIC_RULES, Ruleset
+from pbem.rules.classic.turns import apply_move, apply_turn, begin_turn, finish_turn, may_double
 from pbem.rules.geometry import FORWARD, REALM_OF, REALM_ROW, Direction
 from pbem.rules.pieces import Side
 from pbem.rules.written import ActionText
@@ -87,38 +88,59 @@ def play_game(
 ) -> tuple[list[tuple[Action, ...]], Position]:
     """A whole random game: its turns in order and the last position (over, or left
     unfinished after ``max_turns`` turns)."""
+    played = play_random_game(rng, ruleset, max_turns=max_turns)
+    return [t.actions for t in played.turns], played.final
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedTurn:
+    side: Side
+    actions: tuple[Action, ...]
+    #: each action as written, every event spelled out
+    texts: tuple[ActionText, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Playout:
+    ruleset: Ruleset
+    #: placements first (a turn each), then the turns of play
+    turns: tuple[PlayedTurn, ...]
+    final: Position
+    #: cut off at the turn cap instead of ending by the rules
+    capped: bool = False
+
+
+def play_random_game(rng: Rng, ruleset: Ruleset, *, max_turns: int = MAX_TURNS) -> Playout:
+    """A whole game from the opening (placements included) until the rules end it, or
+    ``max_turns`` turns of play."""
     position = initial_position(ruleset)
-    turns = []
-    while position.phase is not Phase.OVER and len(turns) < max_turns:
-        turn = choose_turn(position, rng)
-        position, _ = apply_turn(position, turn)
-        turns.append(turn)
-    return turns, position
+    turns: list[PlayedTurn] = []
+    played = 0
+    while position.phase is not Phase.OVER and played < max_turns:
+        side = position.to_move
+        actions = choose_turn(position, rng)
+        texts = []
+        if isinstance(actions[0], Move):
+            state = begin_turn(position)
+            for m in actions:
+                assert isinstance(m, Move)
+                texts.append(move_text(m, state.position.board))
+                state, _, _ = apply_move(state, m)
+            position, _ = finish_turn(state)
+        else:
+            texts.append(action_text(actions[0], position.board))
+            position, _ = apply_turn(position, actions)
+        if not isinstance(actions[0], Placement):
+            played += 1
+        turns.append(PlayedTurn(side, actions, tuple(texts)))
+    return Playout(ruleset, tuple(turns), position, capped=position.phase is not Phase.OVER)
 
 
-
-def written_turn(position: Position, turn: tuple[Action, ...]) -> tuple[ActionText, ...]:
-    """A turn as canonical written syntax, every forced choice written out."""
-    if not isinstance(turn[0], Move):
-        return tuple(action_text(a, position.board) for a in turn)
-    state = begin_turn(position)
-    texts = []
-    for move in turn:
-        board = state.position.board
-        state, _, done = apply_move(state, move)  # type: ignore[arg-type]
-        texts.append(action_text(done, board))
-    return tuple(texts)
-
-
-def play_written(
-    rng: Rng, ruleset: Ruleset, *, max_turns: int = MAX_TURNS
-) -> tuple[Ruleset, tuple[tuple[Side, tuple[ActionText, ...]], ...], Position]:
-    """``play_game`` (the same choices from the same ``rng``), each turn also written:
-    the ruleset, the turns with their sides, and the last position."""
-    position = initial_position(ruleset)
-    turns: list[tuple[Side, tuple[ActionText, ...]]] = []
-    while position.phase is not Phase.OVER and len(turns) < max_turns:
-        turn = choose_turn(position, rng)
-        turns.append((position.to_move, written_turn(position, turn)))
-        position, _ = apply_turn(position, turn)
-    return ruleset, tuple(turns), position
+def random_ruleset(rng: Rng, game: Ruleset = CLASSIC_RULES) -> Ruleset:
+    """A random valid ruleset of ``game``'s rules: every option of the game on or off."""
+    options: dict[str, object] = {}
+    if rng.random() < 0.4:
+        options["setup"] = "placement"
+    if "double_moves" in game.variant.options and rng.random() < 0.5:
+        options["double_moves"] = True
+    return game.with_options(options) if options else game

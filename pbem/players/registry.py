@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.players import classic, modern, oriental, realm
+from pbem.players import classic, medieval, modern, oriental, realm
 from pbem.rules.pieces import Side
 from pbem.rules.written import ActionText
 
@@ -69,21 +69,20 @@ _REALM = Policy(
     "featured", realm.play_random_game, realm.random_ruleset, realm.MAX_TURNS, _realm_written
 )
 
-def _classic_written(played: tuple[Any, Any, Any]) -> GeneratedGame:
-    ruleset, turns, final = played
-    capped = final.phase.value != "over"
-    return GeneratedGame(ruleset, turns, final, capped, 0, played)
+
+def _center_written(playout: classic.Playout) -> GeneratedGame:
+    turns = tuple((t.side, t.texts) for t in playout.turns)
+    return GeneratedGame(playout.ruleset, turns, playout.final, playout.capped, 0, playout)
 
 
-def _classic_random_ruleset(rng: Any) -> Any:
-    raise NoPolicy("random rulesets are made for the Featured Game only")
-
-
-def _center_policy(game: str) -> Policy:
-    return Policy(
-        game, classic.play_written, _classic_random_ruleset, classic.MAX_TURNS, _classic_written
-    )
-
+_CLASSIC = Policy(
+    "classic", classic.play_random_game, classic.random_ruleset, classic.MAX_TURNS,
+    _center_written,
+)
+_MEDIEVAL = Policy(
+    "medieval", medieval.play_random_game, medieval.random_medieval_ruleset,
+    medieval.MAX_TURNS, _center_written,
+)
 
 #: game name (``pbem.rules.registry``) -> its policy
 POLICIES: dict[str, Policy] = {
@@ -97,8 +96,8 @@ POLICIES: dict[str, Policy] = {
         "modern", modern.play_random_game, modern.random_ruleset, modern.MAX_TURNS,
         lambda p: _steps_written(p, modern.written_turn),
     ),
-    "classic": _center_policy("classic"),
-    "medieval": _center_policy("medieval"),
+    "classic": _CLASSIC,
+    "medieval": _MEDIEVAL,
 }
 
 

@@ -122,12 +122,14 @@ def _text(tag: str, ident: str, text: str) -> _Frozen:
     return _Frozen(xml)
 
 
-def _drawing(size: int | None = None) -> svgwrite.Drawing:
-    """An empty drawing over the whole view box; debug off, because svgwrite's
-    attribute checks cost more than everything else together."""
+def _drawing(size: int | None = None, extra: int = 0) -> svgwrite.Drawing:
+    """An empty drawing over the whole view box (``extra`` units wider on the right, for
+    pieces beside the board); debug off, because svgwrite's attribute checks cost more
+    than everything else together."""
+    width = VIEW + extra
     return svgwrite.Drawing(
-        size=(size, size) if size is not None else (None, None),
-        viewBox=f"0 0 {VIEW} {VIEW}",
+        size=(round(size * width / VIEW), size) if size is not None else (None, None),
+        viewBox=f"0 0 {width} {VIEW}",
         debug=False,
         profile="full",
     )
@@ -488,6 +490,28 @@ def _draw_mark(
         marks.add(_badge(dwg, sq, slot, mark.cls, mark.sign, flip))
 
 
+# -- beside the board ----------------------------------------------------------------
+#: the strip right of the board for pieces that left it (Medieval's pieces moved off)
+OFF_STRIP = 2 * SQUARE
+
+
+def _off_board(dwg: svgwrite.Drawing, counts: dict[Side, int], flip: bool) -> BaseElement:
+    """Each side's pieces moved off, as small discs beside the edge they left by (White's
+    by the top, Black's by the bottom; the other way round when flipped), with a count."""
+    group = dwg.g(id="off-board", font_family=FONT, font_size="11", text_anchor="middle")
+    x = VIEW + OFF_STRIP / 2 - MARGIN / 2
+    for side, n in counts.items():
+        top = (side is Side.WHITE) != flip
+        sign = 1 if top else -1
+        y = MARGIN + 12 if top else VIEW - MARGIN - 12
+        pile = dwg.g(class_=f"off {side.key}", data_count=str(n), **SIDE_STYLE[side])
+        for i in range(n):
+            pile.add(dwg.circle((_n(x), _n(y + sign * (16 + i * 14))), "6"))
+        group.add(pile)
+        group.add(dwg.text(f"off {n}", insert=(_n(x), _n(y + 4)), fill=INK))
+    return group
+
+
 # -- words -------------------------------------------------------------------------
 def describe(position: GamePosition, last: PlayedTurn | None = None) -> str:
     """The position in words, for screen readers and for anyone without the picture."""
@@ -526,7 +550,8 @@ def render_svg(
     width and height in pixels (else the picture scales to its container)."""
     if title is None:
         title = f"Realm: the position after {last.label}" if last is not None else "Realm board"
-    dwg = _drawing(size)
+    off = game_of(position).off_board(position)
+    dwg = _drawing(size, OFF_STRIP if off else 0)
     dwg.update({"role": "img", "aria-labelledby": "board-title board-desc"})
     # first children, before <defs>: what a screen reader announces
     dwg.elements[:0] = [
@@ -543,4 +568,6 @@ def render_svg(
         dwg.add(under)
         dwg.add(_pieces(dwg, position, flip))
         dwg.add(over)
+    if off:
+        dwg.add(_off_board(dwg, off, flip))
     return dwg.tostring()

@@ -14,19 +14,24 @@ from typing import Any, ClassVar
 
 from pbem.errors import Diagnostic, RuleError
 from pbem.rules.classic import legal, turns
-from pbem.rules.classic.actions import Move, Pass, Placement
+from pbem.rules.classic.actions import Dislodged, Move, MovedOff, Pass, Placement, Refilled
 from pbem.rules.classic.movement import has_move
 from pbem.rules.classic.pieces import PIECE_BY_CODE
 from pbem.rules.classic.position import Board, Position, initial_position
 from pbem.rules.classic.ruleset import CLASSIC_RULES, OPTION_HELP, Ruleset
 from pbem.rules.game import (
+    END_WORDS,
     ActionRuleError,
     Game,
+    Mark,
     Phase,
     PieceMoves,
     PieceStyle,
     PieceTable,
     Resolved,
+    SideTable,
+    join_words,
+    with_article,
 )
 from pbem.rules.geometry import CENTER, SQUARE_NAMES, parse_square, square_name
 from pbem.rules.pieces import Kind, Side
@@ -340,8 +345,19 @@ class ClassicGame(Game):
         w, b = (len(position.on_centers(s)) for s in Side)
         return f"pieces on Centers: White {w}, Black {b}"
 
-    def end_words(self, position: Position) -> str:
-        return _END_WORDS.get(position.end or "", position.end or "unfinished")
+    def end_words(self, position: Position, last_label: str | None = None) -> str:
+        end = position.end or ""
+        if end in ("dunked", "off") and last_label is not None and position.result in (
+            "1-0", "0-1"
+        ):
+            winner = Side.WHITE if position.result == "1-0" else Side.BLACK
+            if end == "dunked":
+                return (
+                    f"{winner.title} dunked the last of {winner.other.title}'s pieces on a "
+                    f"Center in turn {last_label}"
+                )
+            return f"{winner.title} moved its last piece off the board in turn {last_label}"
+        return _END_WORDS.get(end) or END_WORDS.get(end, "the game is not over")
 
     def resign(self, position: Position, side: Side) -> Position:
         _check_not_over(position)
@@ -400,15 +416,126 @@ class ClassicGame(Game):
         )
 
 
+    def snapshot_data(self, position: Position) -> dict[str, Any]:
+        """Every field of the position as plain JSON values (the referee's snapshot)."""
+        return {
+            "ruleset": position.ruleset.options(),
+            "board": [p.code if p is not None else None for p in position.board],
+            "phase": position.phase.value,
+            "to_move": position.to_move.value,
+            "ply": position.ply,
+            "off": list(position.off),
+            "run": position.run,
+            "double": [position.double[0].value, position.double[1]],
+            "result": position.result,
+            "end": position.end,
+        }
+
+    def position_from_snapshot(self, data: Mapping[str, Any]) -> Position:
+        """KeyError, TypeError or ValueError for data that is no snapshot of this game."""
+        options = dict(data["ruleset"])
+        name = options.pop("name")
+        try:
+            ruleset = self.rules.with_options(options, name=name)
+        except RuleError as exc:
+            raise ValueError(str(exc)) from None
+        board = tuple(None if c is None else PIECE_BY_CODE[c] for c in data["board"])
+        if len(board) != len(SQUARE_NAMES):
+            raise ValueError("a snapshot's board has 144 squares")
+        off = data["off"]
+        double = data["double"]
+        return Position(
+            ruleset,
+            board,
+            Phase(data["phase"]),
+            Side(data["to_move"]),
+            int(data["ply"]),
+            (int(off[0]), int(off[1])),
+            int(data["run"]),
+            (Side(double[0]), int(double[1])),
+            data["result"],
+            data["end"],
+        )
+
+    # -- words and pictures ------------------------------------------------------------------
+    def describe_action(self, resolved: Resolved, side: Side) -> str:
+        """'White's Enforcer moved from b5 over b8 to e8; the White Enforcer on a4 was
+        rescued onto b5; the Black Enforcer on e8 was dislodged onto d7'."""
+        action = resolved.action
+        board = resolved.board
+        if isinstance(action, Placement):
+            name = self.pieces.style(action.kind.value).name
+            return f"{side.title} placed {with_article(name)} on {square_name(action.square)}"
+        if isinstance(action, Pass):
+            return f"{side.title} passed: none of its pieces can move"
+        assert isinstance(action, Move)
+        p = board[action.frm]
+        assert p is not None
+        name = self.piece_name(p)
+        path = action.path
+        text = f"{side.title}'s {name} moved from {square_name(path[0])}"
+        if action.off:
+            if len(path) > 1:
+                text += f" over {join_words([square_name(s) for s in path[1:]])}"
+            text += " off the board"
+        else:
+            if len(path) > 2:
+                text += f" over {join_words([square_name(s) for s in path[1:-1]])}"
+            text += f" to {square_name(path[-1])}"
+        parts = [text]
+        for ev in resolved.events:
+            if isinstance(ev, Refilled):
+                verb = "was rescued onto" if ev.rescue else "replaced it on"
+                parts.append(
+                    f"the {ev.side.title} {self.pieces.style(ev.kind.value).name} on "
+                    f"{square_name(ev.frm)} {verb} {square_name(ev.to)}"
+                )
+            elif isinstance(ev, Dislodged):
+                parts.append(
+                    f"the {ev.side.title} {self.pieces.style(ev.kind.value).name} on "
+                    f"{square_name(ev.frm)} was dislodged onto {square_name(ev.to)}"
+                )
+        return "; ".join(parts)
+
+    def turn_marks(self, resolved: Resolved) -> tuple[Mark, ...]:
+        action = resolved.action
+        if isinstance(action, Placement):
+            return (Mark("outline", (action.square,), "placed"),)
+        if not isinstance(action, Move):
+            return ()
+        marks = []
+        if len(action.path) > 1:
+            marks.append(Mark("path", action.path))
+        for ev in resolved.events:
+            if isinstance(ev, Refilled):
+                marks.append(Mark("badge", (ev.to,), "rescued" if ev.rescue else "replaced", "+"))
+            elif isinstance(ev, Dislodged):
+                marks.append(Mark("badge", (ev.to,), "dislodged", "-"))
+            elif isinstance(ev, MovedOff):
+                marks.append(Mark("outline", (ev.square,), "off"))
+        return tuple(marks)
+
+    def short_score(self, position: Position) -> str:
+        return f"{self.score(position)[0].upper()}{self.score(position)[1:]}."
+
+    def side_table(self, position: Position) -> SideTable:
+        rows = tuple(
+            (side, (len(position.on_centers(side)), position.on_borders(side)))
+            for side in Side
+        )
+        return SideTable(
+            ("On Centers", "On Border squares"),
+            rows,
+            ("", "          On Centers  On Border squares"),
+            "%-6s    %10d  %17d",
+        )
+
+
 _END_WORDS = {
     "dunked": "all of a side's pieces stand on Border squares",
     "off": "a side moved all its pieces off the board",
-    "dukes": "six turns in a row moved only Dukes",
+    "dukes": "each side moved a Duke on each of its last three turns",
     "no-move": "neither side can move",
-    "resigned": "a player resigned",
-    "forfeit": "a player forfeited",
-    "draw": "the players agreed a draw",
-    "adjudicated": "the result was adjudicated",
 }
 
 

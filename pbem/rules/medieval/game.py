@@ -9,9 +9,9 @@ from typing import Any, ClassVar
 from pbem.rules.classic.game import ClassicGame
 from pbem.rules.classic.position import Position
 from pbem.rules.classic.ruleset import OPTION_HELP, Ruleset
-from pbem.rules.game import PieceStyle, PieceTable
+from pbem.rules.game import PieceStyle, PieceTable, SideTable
 from pbem.rules.medieval.variant import MEDIEVAL_RULES
-from pbem.rules.pieces import Side
+from pbem.rules.pieces import Kind, Side
 
 
 class MedievalGame(ClassicGame):
@@ -38,3 +38,24 @@ class MedievalGame(ClassicGame):
 
     def json_extras(self, pos: Position) -> dict[str, Any]:
         return {"off": {s.key: pos.off[s] for s in Side}}
+
+    def side_table(self, position: Position) -> SideTable:
+        rows = tuple(
+            (side, (
+                sum(1 for p in position.board if p is not None and p.side is side
+                    and p.kind is Kind.POWER),
+                sum(1 for p in position.board if p is not None and p.side is side
+                    and p.kind is Kind.ENFORCER),
+                position.off[side],
+            ))
+            for side in Side
+        )
+        return SideTable(
+            ("Dukes on the board", "Men on the board", "Moved off"),
+            rows,
+            ("", "          Dukes   Men  Moved off"),
+            "%-6s    %5d %5d %10d",
+        )
+
+    def off_board(self, position: Position) -> dict[Side, int]:
+        return {s: position.off[s] for s in Side}
