@@ -98,6 +98,8 @@ class PlayedTurn:
     actions: tuple[Action, ...]
     #: each action as written, every event spelled out
     texts: tuple[ActionText, ...]
+    #: the position after the turn
+    after: Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +134,7 @@ def play_random_game(rng: Rng, ruleset: Ruleset, *, max_turns: int = MAX_TURNS) 
             position, _ = apply_turn(position, actions)
         if not isinstance(actions[0], Placement):
             played += 1
-        turns.append(PlayedTurn(side, actions, tuple(texts)))
+        turns.append(PlayedTurn(side, actions, tuple(texts), position))
     return Playout(ruleset, tuple(turns), position, capped=position.phase is not Phase.OVER)
 
 

@@ -32,8 +32,12 @@ def preset_paths() -> dict[str, Path]:
     return {p.stem: p for p in sorted(folder.glob("*.yaml"))} if folder.is_dir() else {}
 
 
-def preset_names() -> list[str]:
-    return list(preset_paths())
+def preset_names(game: str | None = None) -> list[str]:
+    """Every preset's name; with ``game``, only the presets of that game."""
+    names = list(preset_paths())
+    if game is None:
+        return names
+    return [n for n in names if load_ruleset(n).game == game]
 
 
 def load_ruleset(spec: str | Mapping[str, Any] | None, *, base: Path | None = None) -> Any:
