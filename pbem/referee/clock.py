@@ -640,9 +640,12 @@ def turn_played(
     now: datetime,
     *,
     next_start: datetime | None = None,
+    next_side: Side | None = None,
 ) -> tuple[ClockState, list[Effect]]:
     """``side``'s turn arrived at ``now``; the opponent's clock starts at ``next_start``
-    (default ``now``; pass the time the report goes out if that is later).
+    (default ``now``; pass the time the report goes out if that is later). ``next_side``
+    is the side to move next when that is not the opponent (Classic Realm's placement:
+    Black places the last piece and moves first).
 
     Refused (``clock.late``) in forfeit mode if ``now`` is after the deadline, whatever a
     tick did. In claim mode a late turn counts as long as no claim has been accepted. A
@@ -687,7 +690,7 @@ def turn_played(
         new = min(left + settings.increment * DAY, settings.cap * DAY)
         reserves = (new, reserves[1]) if side is Side.WHITE else (reserves[0], new)
     played = replace(
-        state, to_move=side.other, turn_started=start_next, reserves=reserves,
+        state, to_move=next_side or side.other, turn_started=start_next, reserves=reserves,
         override=None, notice=None,
     )
     return _prune(played), effects

@@ -116,7 +116,7 @@ def turn_on_clock(work: Work, order: Order) -> None:
     now = max(work.now, work.clock.turn_started)
     try:
         state, effects = clock.turn_played(work.clock, work.clock_settings, SIDES[work.side],
-                                           now)
+                                           now, next_side=work.position.to_move)
     except ClockError as exc:
         raise Refusal(exc.message, order) from None
     for effect in effects:

@@ -1,0 +1,108 @@
+"""A whole generated game of Classic and of Medieval Realm (and their variations) played
+by mail through ``pbem mail``, from the invitations to the result.
+
+The referee is the real command (``pbem new``, ``pbem mail`` reading the message on
+standard input), in this process; its mails go over real SMTP to aiosmtpd on
+127.0.0.1; the store is a real SQLite file. Each player replies to the referee's
+last mail to him with the generated game's next turn; one wrong move per game is
+refused with the legal alternatives, and the game goes on.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem.cli import main
+from pbem.notation.format import format_turn
+from pbem.notation.syntax import TurnText
+from pbem.records.generate import generate_game
+from pbem.records.reader import read_games
+from pbem.records.rulesets import load_ruleset
+from pbem.records.validate import validate_source
+from pbem.referee.home import Home
+from pbem.referee.store import connect
+from pbem.rules.game import Phase
+from pbem.rules.written import PassText
+from tests.referee.conftest import MailPlayer, SmtpSink, init_home, text_of
+
+#: a wrong move to send once per game, and what the refusal must say
+WRONG = {
+    "classic": ("Eb5b11", "is not next to b5"),
+    "medieval": ("Eb5b2", "a Man moves only forward or sideways"),
+}
+
+
+def shortest_game(preset: str):
+    """The shortest of a few generated games of ``preset`` that ended by the rules."""
+    ruleset = load_ruleset(preset)
+    games = [generate_game(5, i, ruleset) for i in range(12)]
+    finished = [g for g in games if g.final.phase is Phase.OVER]
+    return min(finished, key=lambda g: len(g.turns))
+
+
+def mail(home: Path, raw: bytes, monkeypatch: pytest.MonkeyPatch, capsys) -> str:
+    """``pbem mail`` with ``raw`` on standard input; what it printed."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
+    code = main(["mail", "--home", str(home)])
+    out = capsys.readouterr().out
+    assert code in (0, 1), out
+    return out
+
+
+@pytest.mark.parametrize(
+    # Classic plain, with Black first after placement, with double moves; Medieval
+    "preset", ["classic", "classic-placement", "classic-double", "medieval"]
+)
+def test_a_generated_game_by_mail(
+    preset: str, tmp_path: Path, smtp: SmtpSink, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    home = init_home(tmp_path / "home", smtp={"host": "127.0.0.1", "port": smtp.port})
+    played = shortest_game(preset)
+    white, black = MailPlayer("white@players.test"), MailPlayer("black@players.test")
+    assert main([
+        "new", "--home", str(home), "--white", white.address, "--black", black.address,
+        "--ruleset", preset, "--name", f"{preset} by mail",
+    ]) == 0
+    capsys.readouterr()
+
+    def fetch() -> None:
+        mails = smtp.messages()
+        white.receive(mails)
+        black.receive(mails)
+
+    fetch()
+    assert white.inbox and black.inbox
+    game = load_ruleset(preset).game
+    wrong, words = WRONG[game]
+    refused_once = False
+    for side, texts in played.turns:
+        player = white if side.key == "white" else black
+        if not refused_once and not isinstance(texts[0], PassText) and "placement" not in preset:
+            out = mail(home, player.reply(wrong), monkeypatch, capsys)
+            assert out.startswith("refused"), out
+            fetch()
+            assert words in text_of(player.last)
+            refused_once = True
+        text = format_turn(TurnText(texts))
+        out = mail(home, player.reply(f"{text}\n\nRegards\n"), monkeypatch, capsys)
+        assert out.startswith("accepted"), (text, out)
+        fetch()
+    assert refused_once or "placement" in preset
+    # both players get the result, in the game's own words
+    for p in (white, black):
+        assert p.last["X-Pbem-Kind"] == "result"
+        assert played.final.result in text_of(p.last)
+    conn = connect(Home(home).db_path)
+    status, result, record = conn.execute(
+        "SELECT status, result, record FROM games"
+    ).fetchone()
+    assert (status, result) == ("over", played.final.result)
+    # the stored record is canonical notation that pbem validate agrees with
+    report = validate_source(next(iter(read_games(record))))
+    assert report.valid and not report.replay.warnings
+    assert report.replay.result == played.final.result
+    assert len(report.replay.turns) == len(played.turns)
