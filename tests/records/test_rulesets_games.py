@@ -63,3 +63,12 @@ def test_mistakes_are_named(spec, words):
     with pytest.raises(RulesetError) as info:
         load_ruleset(spec)
     assert words in info.value.message
+
+
+def test_a_custom_setup_needs_a_piece_of_each_side_on_a_center():
+    white = ["a1", "a3", "c1", "c3", "d1", "d3", "f1", "f3"]  # all on Border squares
+    black = ["b8", "e8", "h8", "k8", "b11", "e11", "h11", "k11"]
+    setup = {**{s: "wE" for s in white}, **{s: "bE" for s in black}}
+    with pytest.raises(RulesetError) as info:
+        load_ruleset({"game": "classic", "setup": setup})
+    assert "none of White's pieces on a Center" in info.value.message

@@ -263,3 +263,28 @@ def test_placement_is_on_the_vacant_centers_of_the_own_half_and_white_moves_firs
     assert pos.phase is Phase.PLAY and pos.to_move is W and pos.turn_label() == "9w"
     state = begin_turn(pos)
     apply_move(state, legal_moves(pos)[0])
+
+
+# -- decisions where the rules are silent ------------------------------------------------------
+def test_a_win_on_the_sixth_duke_turn_in_a_row_is_a_win_not_a_draw():
+    pos = medieval("""
+    . . .   # 12
+    . P .   # 11: White's last piece, a Duke, on h11
+    . . .   # 10
+    """, origin="g10", off=(7, 0), run=5)
+    pos = with_pieces(pos, k2=".")
+    after, events = play(pos, mv("h11off"))
+    assert after.result == "1-0" and after.end == "off"
+    assert events[-1] == GameEnded("off", "1-0")
+
+
+def test_placement_places_each_kind_only_as_often_as_the_side_has_it():
+    pos = initial_position(MEDIEVAL_RULES.with_options({"setup": "placement"}))
+    pos, _ = apply_placement(pos, Placement(Kind.POWER, sq("b2")))
+    pos, _ = apply_placement(pos, Placement(Kind.POWER, sq("b8")))
+    pos, _ = apply_placement(pos, Placement(Kind.POWER, sq("e2")))
+    pos, _ = apply_placement(pos, Placement(Kind.ENFORCER, sq("e8")))
+    with pytest.raises(RuleError) as info:
+        apply_placement(pos, Placement(Kind.POWER, sq("h2")))
+    assert info.value.code == "setup.none-left"
+    assert info.value.message == "White has placed all its Dukes"
