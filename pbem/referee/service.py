@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.errors import PbemError, RuleError
-from pbem.notation.format import format_turn
+from pbem.notation.format import format_action, format_turn
 from pbem.notation.syntax import TurnText
 from pbem.records.replay import PlayedTurn
 from pbem.records.rulesets import describe_ruleset
@@ -160,8 +160,17 @@ class Referee:
     def _invitation(self, game: Game, p: Player) -> Outgoing:
         pos = game.position
         _, to_move = expected_turn(pos)
+        rules = game_of(pos)
+        first_hint = example = ""
+        if rules.name != "featured":  # the Featured Game's invitation keeps its own words
+            first_hint = "placement" if pos.phase is Phase.SETUP else "move"
+            options = rules.legal_actions(rules.begin_turn(pos))
+            example = format_action(options[0]) if options else "pass"
         body = letter(
             "invitation",
+            game_title="Realm" if rules.name == "featured" else rules.title,
+            first_hint=first_hint,
+            example=example,
             player=p.name,
             referee=f"{self.config.name} <{self.config.address}>",
             title=game.name,

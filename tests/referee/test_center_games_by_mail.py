@@ -26,6 +26,7 @@ from pbem.records.validate import validate_source
 from pbem.referee.home import Home
 from pbem.referee.store import connect
 from pbem.rules.game import Phase
+from pbem.rules.registry import game_for
 from pbem.rules.written import PassText
 from tests.referee.conftest import MailPlayer, SmtpSink, init_home, text_of
 
@@ -75,8 +76,10 @@ def test_a_generated_game_by_mail(
         black.receive(mails)
 
     fetch()
-    assert white.inbox and black.inbox
     game = load_ruleset(preset).game
+    invitation = text_of(white.inbox[0])
+    assert f"a game of {game_for(game).title} by mail" in invitation
+    assert "You move first. Reply to this mail with your first" in invitation
     wrong, words = WRONG[game]
     refused_once = False
     for side, texts in played.turns:

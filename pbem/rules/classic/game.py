@@ -49,7 +49,6 @@ from pbem.rules.written import (
 #: a refusal names the refused piece's legal moves when there are at most this many
 ALTERNATIVES = 12
 _KIND_OF = {"E": Kind.ENFORCER, "P": Kind.POWER, "B": Kind.BASE}
-_RESULTS = ("1-0", "0-1", "1/2-1/2")
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,26 +358,6 @@ class ClassicGame(Game):
             return f"{winner.title} moved its last piece off the board in turn {last_label}"
         return _END_WORDS.get(end) or END_WORDS.get(end, "the game is not over")
 
-    def resign(self, position: Position, side: Side) -> Position:
-        _check_not_over(position)
-        return position.over("resigned", turns.win_for(side.other))
-
-    def forfeit(self, position: Position, side: Side) -> Position:
-        _check_not_over(position)
-        return position.over("forfeit", turns.win_for(side.other))
-
-    def draw(self, position: Position) -> Position:
-        _check_not_over(position)
-        return position.over("draw", turns.DRAW)
-
-    def adjudicate(self, position: Position, result: str) -> Position:
-        _check_not_over(position)
-        if result not in _RESULTS:
-            raise RuleError(
-                "end.result", f"a result is one of {', '.join(_RESULTS)}, not {result!r}"
-            )
-        return position.over("adjudicated", result)
-
     # -- interchange ---------------------------------------------------------------------------
     def position_to_json(self, pos: Position) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -538,9 +517,3 @@ _END_WORDS = {
     "no-move": "neither side can move",
 }
 
-
-def _check_not_over(position: Position) -> None:
-    if position.phase is Phase.OVER:
-        raise RuleError(
-            "end.over", f"the game is already over ({position.result or 'no result'})"
-        )
