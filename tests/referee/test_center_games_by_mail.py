@@ -28,7 +28,8 @@ from pbem.referee.store import connect
 from pbem.rules.game import Phase
 from pbem.rules.registry import game_for
 from pbem.rules.written import PassText
-from tests.referee.conftest import MailPlayer, SmtpSink, init_home, text_of
+from tests.referee.clocked import FakeNow, clocked_table
+from tests.referee.conftest import MailPlayer, SmtpSink, init_home, outbox_mails, text_of
 
 #: a wrong move to send once per game, and what the refusal must say
 WRONG = {
@@ -109,3 +110,19 @@ def test_a_generated_game_by_mail(
     assert report.valid and not report.replay.warnings
     assert report.replay.result == played.final.result
     assert len(report.replay.turns) == len(played.turns)
+
+
+def test_a_challenge_names_medieval_and_the_game_it_starts_is_medieval(home: Path) -> None:
+    now = FakeNow()
+    table = clocked_table(home, now)
+    handled = table.send(table.white.reply("challenge newbie@fresh.test ruleset medieval"))
+    assert handled.outcome == "accepted", handled.reason
+    newbie = MailPlayer("newbie@fresh.test")
+    newbie.receive(outbox_mails(home))
+    assert "medieval" in text_of(newbie.last)
+    assert table.send(newbie.reply("accept challenge 1")).outcome == "accepted"
+    game = table.conn.execute("SELECT * FROM games WHERE name = 'Challenge 1'").fetchone()
+    assert game["ruleset"] == "medieval" and game["status"] == "playing"
+    newbie.receive(outbox_mails(home))
+    invitation = next(m for m in newbie.inbox if m["X-Pbem-Kind"] == "invitation")
+    assert "a game of Medieval Realm by mail" in text_of(invitation)
