@@ -17,6 +17,7 @@ from pbem.render.board_png import svg_to_png
 from pbem.render.board_svg import render_svg
 from pbem.render.frames import board_string
 from pbem.render.reports import render_report_html, render_report_text
+from pbem.rules.registry import game_of
 
 #: the PNG board's width and height in pixels (the HTML shows it at most this wide)
 BOARD_PX = 480
@@ -30,7 +31,8 @@ def board_picture(replay: Replay, *, flip: bool) -> Picture:
     position = last.after if last is not None else replay.final
     assert position is not None
     label = last.label if last is not None else "start"
-    key = (board_string(position.board), label, flip)
+    game = game_of(position)
+    key = (game.name + board_string(position.board, game), label, flip)
     png = _drawn.get(key)
     if png is None:
         svg = render_svg(position, last=last, flip=flip, size=BOARD_PX)

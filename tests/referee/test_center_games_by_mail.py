@@ -50,8 +50,9 @@ def mail(home: Path, raw: bytes, monkeypatch: pytest.MonkeyPatch, capsys) -> str
     """``pbem mail`` with ``raw`` on standard input; what it printed."""
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
     code = main(["mail", "--home", str(home)])
-    out = capsys.readouterr().out
-    assert code in (0, 1), out
+    captured = capsys.readouterr()
+    assert code in (0, 1), captured.err
+    out = captured.out
     return out
 
 

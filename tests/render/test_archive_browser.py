@@ -65,8 +65,8 @@ def page(browser):
     context.close()
 
 
-def _frames():
-    (source,) = list(read_file(ROOT / "games" / "sample-game-2002.realm"))
+def _frames(name: str = "sample-game-2002"):
+    (source,) = list(read_file(ROOT / "games" / f"{name}.realm"))
     return frames_of(validate_source(source).replay)
 
 
@@ -77,9 +77,10 @@ def _board(page: Page) -> str:
 def test_index_lists_sorts_and_filters(page: Page, site: Path) -> None:
     page.goto((site / "index.html").as_uri())
     rows = page.locator("#games tbody tr")
-    assert rows.count() == 2
+    assert rows.count() == 4
     listing = page.inner_text("#games")
     assert "Sample Game" in listing and "Worked Example" in listing
+    assert "Classic Realm" in listing and "Medieval Realm" in listing
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "index.png"), full_page=True)
     page.click("th:has-text('Turns')")
@@ -209,3 +210,18 @@ def test_the_move_list_sits_beside_the_board_on_a_wide_screen(browser, resigned_
     b = _boxes(page)
     assert b["#movelist"]["top"] >= b["#board"]["bottom"]  # under 1000 px: below
     context.close()
+
+
+@pytest.mark.parametrize("name", ["classic-examples", "medieval-examples"])
+def test_the_viewer_steps_through_a_classic_and_a_medieval_game(
+    page: Page, site: Path, name: str
+) -> None:
+    frames = _frames(name)
+    page.goto((site / "games" / f"{name}.html").as_uri())
+    last = len(frames) - 1
+    assert _board(page) == frames[0].board != "." * 144  # the set-up stands at the start
+    page.keyboard.press("End")
+    assert page.inner_text("#counter") == f"{last} / {last}"
+    assert _board(page) == frames[-1].board
+    page.keyboard.press("ArrowLeft")
+    assert _board(page) == frames[-2].board != frames[-1].board
