@@ -149,7 +149,7 @@ def check_file(path: Path, options: BatchOptions) -> FileResult:
 
 
 def format_json_line(report: GameReport) -> str:
-    """One game as one line of JSON (``shared/realm/notation.md``): the ``--json`` formatter."""
+    """One game as one line of JSON (``grammar/notation.md``): the ``--json`` formatter."""
     return json.dumps(report_to_json(report), ensure_ascii=False) + "\n"
 
 

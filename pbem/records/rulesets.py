@@ -19,7 +19,7 @@ import yaml
 
 from pbem.errors import RulesetError
 from pbem.resources import presets_dir
-from pbem.rules.registry import featured, game_for, game_of
+from pbem.rules.registry import featured, game_for, game_names, game_of
 
 #: keys of a ruleset mapping that are not options
 _EXTRA_KEYS = ("game", "preset", "description")
@@ -73,6 +73,8 @@ def _load(spec: Any, base: Path | None, depth: int) -> Any:
     path = _find_file(name, base)
     if path is not None:
         return _preset(str(path), depth)
+    if name.lower() in game_names():  # a game's name: its own rules, every option default
+        return game_for(name).default_ruleset()
     known = ", ".join(presets) or "none found"
     raise RulesetError(
         f"unknown ruleset {name!r}: not a preset ({known}) and not a ruleset file",

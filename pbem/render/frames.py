@@ -25,18 +25,16 @@ from pbem.render.narrate import (
 from pbem.rules.game import Game, GamePosition, Phase
 from pbem.rules.geometry import REALMS
 from pbem.rules.pieces import Side
-from pbem.rules.registry import featured, game_of
+from pbem.rules.registry import game_of
 
 
-def piece_char(piece: Any, game: Game | None = None) -> str:
-    if piece is None:
-        return "."
-    return (game or featured()).frame_char(piece)
+def piece_char(piece: Any, game: Game) -> str:
+    return "." if piece is None else game.frame_char(piece)
 
 
-def board_string(board: tuple[Any, ...], game: Game | None = None) -> str:
-    g = game or featured()
-    return "".join("." if p is None else g.frame_char(p) for p in board)
+def board_string(board: tuple[Any, ...], game: Game) -> str:
+    """The board as 144 characters of ``game``'s own (``Game.frame_char``)."""
+    return "".join("." if p is None else game.frame_char(p) for p in board)
 
 
 def realm_string(board: tuple[Any, ...], game: Game) -> str:

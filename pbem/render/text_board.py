@@ -16,21 +16,13 @@ from pbem.notation.format import format_action
 from pbem.records.replay import PlayedTurn
 from pbem.rules.game import Game, GamePosition
 from pbem.rules.geometry import FILES, IS_CENTER, SIZE, square
-from pbem.rules.registry import featured, game_of
+from pbem.rules.registry import game_of
 
 
-def legend(game: Game | None = None) -> str:
-    """The key to the board's letters, in the game's words (the Featured Game's by default)."""
-    return (game or featured()).legend()
-
-
-LEGEND = legend()
-
-
-def cell(piece: object, center: bool, game: Game | None = None) -> str:
+def cell(piece: object, center: bool, game: Game) -> str:
     if piece is None:
         return " o " if center else " . "
-    return (game or featured()).text_cell(piece)
+    return game.text_cell(piece)
 
 
 MARK = "*"

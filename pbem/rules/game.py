@@ -560,7 +560,12 @@ class Game(ABC):
         return words
 
     def off_board(self, position: Any) -> dict[Side, int]:
-        return {}
+        """Pieces each side has beside the board; by default the position's ``off`` pair
+        (Medieval's pieces moved off), where it has one."""
+        off = getattr(position, "off", None)
+        if not off or not any(off):
+            return {}
+        return {Side.WHITE: off[0], Side.BLACK: off[1]}
 
     def __repr__(self) -> str:
         return f"<game {self.name}>"

@@ -59,7 +59,7 @@ def test_frames_step_through_every_action() -> None:
     actions = sum(len(t.resolved) for t in report.replay.turns)
     assert len(frames) == actions + 1 == 53
     assert frames[0].turn == "start" and set(frames[0].board) == {"."}
-    assert frames[-1].board == board_string(report.final.board)
+    assert frames[-1].board == board_string(report.final.board, report.replay.game)
     # 7w, first action: Pi10i6 created a Base on h5
     f = next(f for f in frames if f.turn == "7w")
     assert f.notation == "Pi10i6(Bh5)" and "created a Base on h5" in f.caption
