@@ -386,12 +386,30 @@ class Referee:
         work.turns.append(outcome.played)
         work.position = outcome.played.after
         work.changed = True
+        self._forced_passes(work)
         timed.turn_on_clock(work, order)
         if work.offer is not None:
             work.notices.append("The offer that stood lapsed with this turn.")
             work.offer = None
         if work.position.phase is Phase.OVER:
             work.ended = work.position.end or "bases"
+
+    def _forced_passes(self, work: Work) -> None:
+        """A side left with no legal turn passes, and the referee writes the pass by itself
+        (the rules force it): the player who just moved is to move again."""
+        rules = game_of(work.position)
+        for _ in range(2):  # two passes in a row end the game (neither side can move)
+            if work.position.phase is not Phase.PLAY or rules.pass_text(work.position) is None:
+                return
+            forced = play_turn(work.position, "pass", dict(work.game.headers()))
+            if forced.played is None:
+                return
+            work.turns.append(forced.played)
+            work.position = forced.played.after
+            work.notices.append(
+                f"{forced.played.side.title} has no legal move and passes "
+                f"({forced.played.label}); the referee wrote the pass."
+            )
 
     def _cmd_info(self, work: Work, order: Order) -> None:
         game = work.game
