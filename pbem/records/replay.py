@@ -103,12 +103,16 @@ class _Stop(Exception):
 
 def ruleset_of(headers: dict[str, Any], default: Any = None, base: Path | None = None) -> Any:
     """The front matter's ruleset (a preset, a file, or a mapping), else ``default``; a
-    ``setup:`` key (a custom opening, square -> piece) is the ruleset's ``setup`` option."""
+    ``setup:`` key (a custom opening, square -> piece) is the ruleset's ``setup`` option.
+
+    A file must lie in ``base``, the record's folder; a record that is no file (a
+    stored game, a text) may name presets and mappings only.
+    """
     spec = headers.get("ruleset")
     if spec is None:
         ruleset = default if default is not None else featured().default_ruleset()
     else:
-        ruleset = load_ruleset(spec, base=base)
+        ruleset = load_ruleset(spec, base=base, files=base is not None)
     if "setup" in headers:
         ruleset = game_of(ruleset).ruleset_from({"setup": headers["setup"]}, ruleset)
     return ruleset

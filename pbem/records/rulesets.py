@@ -40,16 +40,26 @@ def preset_names(game: str | None = None) -> list[str]:
     return [n for n in names if load_ruleset(n).game == game]
 
 
-def load_ruleset(spec: str | Mapping[str, Any] | None, *, base: Path | None = None) -> Any:
+def load_ruleset(
+    spec: str | Mapping[str, Any] | None, *, base: Path | None = None, files: bool = True
+) -> Any:
     """The ruleset ``spec`` names: a preset, a YAML file, or a mapping of options.
 
-    ``base`` is the folder relative file names are looked up in (a record's own
-    folder), besides the current directory.
+    ``base`` is a record's own folder: a file name is looked up there, and the file
+    (after symbolic links) must lie inside it, so that a record never makes pbem read
+    and publish a file from elsewhere (``../x.yaml``, ``/etc/...``). ``files=False``
+    allows presets and mappings only (a ruleset named in a stranger's mail). Without
+    either, any file may be named (the user's own ``--ruleset``).
     """
-    return _load(spec, base, 0)
+    root = None if base is None else base.resolve()
+    return _load(spec, base, root if files else _NO_FILES, 0)
 
 
-def _load(spec: Any, base: Path | None, depth: int) -> Any:
+#: the ``root`` of a lookup that may read no file at all
+_NO_FILES = Path("/nonexistent/pbem-no-ruleset-files")
+
+
+def _load(spec: Any, base: Path | None, root: Path | None, depth: int) -> Any:
     if depth > _MAX_DEPTH:
         raise RulesetError(
             "rulesets name each other in a circle (preset within preset)",
@@ -58,7 +68,7 @@ def _load(spec: Any, base: Path | None, depth: int) -> Any:
     if spec is None:
         return featured().default_ruleset()
     if isinstance(spec, Mapping):
-        return _from_mapping(spec, base, depth, where="the ruleset mapping")
+        return _from_mapping(spec, base, root, depth, where="the ruleset mapping")
     if not isinstance(spec, str):
         if hasattr(spec, "options") and hasattr(type(spec), "game"):  # a ruleset already
             return spec
@@ -69,12 +79,17 @@ def _load(spec: Any, base: Path | None, depth: int) -> Any:
     name = spec.strip()
     presets = preset_paths()
     if name in presets:
-        return _preset(str(presets[name]), depth)
-    path = _find_file(name, base)
-    if path is not None:
-        return _preset(str(path), depth)
+        return _preset(str(presets[name]), None, depth)
     if name.lower() in game_names():  # a game's name: its own rules, every option default
         return game_for(name).default_ruleset()
+    if root is _NO_FILES:
+        raise RulesetError(
+            f"unknown ruleset {name!r}: name a preset ({', '.join(presets) or 'none found'})",
+            code="ruleset.unknown",
+        )
+    path = _find_file(name, base, root)
+    if path is not None:
+        return _preset(str(path), root, depth)
     known = ", ".join(presets) or "none found"
     raise RulesetError(
         f"unknown ruleset {name!r}: not a preset ({known}) and not a ruleset file",
@@ -82,18 +97,39 @@ def _load(spec: Any, base: Path | None, depth: int) -> Any:
     )
 
 
-def _find_file(name: str, base: Path | None) -> Path | None:
+def _find_file(name: str, base: Path | None, root: Path | None) -> Path | None:
     if not name.endswith((".yaml", ".yml")):
         return None
-    candidates = [Path(name)]
-    if base is not None and not Path(name).is_absolute():
-        candidates.insert(0, base / name)
-    return next((p for p in candidates if p.is_file()), None)
+    if root is None:
+        candidates = [Path(name)]
+        if base is not None and not Path(name).is_absolute():
+            candidates.insert(0, base / name)
+        return next((p for p in candidates if p.is_file()), None)
+    path = (base or root) / name
+    try:
+        real = path.resolve(strict=False)
+    except (OSError, RuntimeError):  # a symbolic link loop
+        real = None
+    if real is None or not (real.is_relative_to(root) or real.is_relative_to(_presets_root())):
+        raise RulesetError(
+            f"the ruleset file {name!r} lies outside the record's folder {root}: a record "
+            "may name a preset, or a ruleset file in its own folder",
+            code="ruleset.outside",
+        )
+    return real if real.is_file() else None
+
+
+def _presets_root() -> Path:
+    return presets_dir().resolve()
 
 
 @functools.lru_cache(maxsize=64)
-def _preset(path: str, depth: int) -> Any:
-    """A preset file, read once per process (archives validate thousands of games)."""
+def _preset(path: str, root: Path | None, depth: int) -> Any:
+    """A preset file, read once per process (archives validate thousands of games).
+
+    ``root``: the folder that files it names in turn must lie in (see ``load_ruleset``);
+    None for a preset or a file the user named.
+    """
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -108,16 +144,23 @@ def _preset(path: str, depth: int) -> Any:
         raise RulesetError(
             f"the ruleset file {path} is not valid YAML{where}", code="ruleset.file"
         ) from None
+    except RecursionError:
+        raise RulesetError(
+            f"the ruleset file {path} is nested too deeply to be a ruleset", code="ruleset.file"
+        ) from None
     if not isinstance(data, Mapping):
         raise RulesetError(
             f"the ruleset file {path} must hold a mapping of options", code="ruleset.file"
         )
     data = dict(data)
     data.setdefault("name", Path(path).stem)
-    return _from_mapping(data, Path(path).parent, depth + 1, where=f"the ruleset file {path}")
+    return _from_mapping(data, Path(path).parent, root, depth + 1,
+                         where=f"the ruleset file {path}")
 
 
-def _from_mapping(data: Mapping[str, Any], base: Path | None, depth: int, where: str) -> Any:
+def _from_mapping(
+    data: Mapping[str, Any], base: Path | None, root: Path | None, depth: int, where: str
+) -> Any:
     bad = [k for k in data if not isinstance(k, str)]
     if bad:
         raise RulesetError(f"{where}: option names are words, not {bad[0]!r}", code="ruleset.form")
@@ -128,7 +171,7 @@ def _from_mapping(data: Mapping[str, Any], base: Path | None, depth: int, where:
     except RulesetError as exc:
         raise RulesetError(f"{where}: {exc.message}", code=exc.code) from None
     if preset is not None:
-        parent = _load(preset, base, depth + 1)
+        parent = _load(preset, base, root, depth + 1)
         if game is not None and game_of(parent) is not game:
             raise RulesetError(
                 f"{where}: the preset {preset!r} is a ruleset of {game_of(parent).title}, "

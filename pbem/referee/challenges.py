@@ -42,7 +42,8 @@ def cmd_challenge(ctx: PlayerMail, order: Order) -> None:
             other.split("@")[1] == ref.config.domain):
         raise Refusal("the referee does not play", order)
     try:
-        ruleset = load_ruleset(ruleset_name)
+        # a stranger's mail may name a preset, never a file on the referee's machine
+        ruleset = load_ruleset(ruleset_name, files=m[2] is None)
         settings = parse_settings(m[3]) if m[3] else ref.options.clock
     except PbemError as exc:
         raise Refusal(exc.message, order) from None

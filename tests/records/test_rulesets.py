@@ -190,3 +190,45 @@ def test_open_rearrangement_is_resolved_with_the_opponents_pieces():
     assert after.board[sq("a1")] == power(B)
     assert after.board[sq("c1")] == power(W)
     assert resolved.canonical() == action
+
+
+# -- a record reads no file outside its folder ------------------------------------------------
+@pytest.mark.parametrize("spec", ["../outside.yaml", "{outside}", "link.yaml",
+                                  "sub/../../outside.yaml", "{{preset: ../outside.yaml}}",
+                                  "inner.yaml"])
+def test_a_record_names_no_ruleset_file_outside_its_folder(tmp_path, capsys, spec):
+    """Values of a file elsewhere must not reach `validate` output or an archive."""
+    (tmp_path / "outside.yaml").write_text("name: SECRET-VALUE\nbases: 11\n")
+    folder = tmp_path / "records"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "link.yaml").symlink_to(tmp_path / "outside.yaml")
+    (folder / "inner.yaml").write_text("preset: ../outside.yaml\n")
+    record = folder / "game.realm"
+    spec = spec.format(outside=tmp_path / "outside.yaml")
+    record.write_text(f"---\nruleset: {spec}\n---\n{SETUP}")
+    assert main(["validate", str(record)]) == 1
+    out, _ = capsys.readouterr()
+    assert "SECRET-VALUE" not in out
+    assert "lies outside the record's folder" in out and "ruleset.outside" not in out
+    report = validate_source(next(iter(read_games(record.read_text(), str(record)))))
+    assert report.error is not None and report.error.code == "ruleset.outside"
+
+
+def test_a_record_may_name_a_file_beside_it_or_below_and_any_preset(tmp_path, capsys):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "club.yaml").write_text("preset: ../base.yaml\nfree_placement: true\n")
+    (tmp_path / "base.yaml").write_text("preset: original\n")
+    record = tmp_path / "game.realm"
+    record.write_text(f"---\nruleset: sub/club.yaml\n---\n{SETUP}")
+    rs = load_ruleset("sub/club.yaml", base=tmp_path)
+    assert rs.free_placement and rs.bases == 13
+    # the user's own --ruleset may still name any file
+    assert load_ruleset(str(tmp_path / "base.yaml")).bases == 13
+
+
+def test_a_ruleset_named_in_mail_is_a_preset_only(tmp_path):
+    (tmp_path / "x.yaml").write_text("bases: 11\n")
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(str(tmp_path / "x.yaml"), files=False)
+    assert info.value.code == "ruleset.unknown" and "name a preset" in info.value.message
+    assert load_ruleset("original", files=False).bases == 13
