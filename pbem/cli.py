@@ -19,7 +19,7 @@ from pbem import __version__
 from pbem.commands.inputs import record_games, report_invalid, ruleset_option
 from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, EXIT_USAGE, PbemError, UsageError
 from pbem.records.interchange import position_to_json
-from pbem.records.reader import find_records
+from pbem.records.search import Found, find_records
 from pbem.records.validate import GameReport, validate_source
 from pbem.render.text_board import render_text
 
@@ -144,15 +144,17 @@ def _jobs(text: str) -> int:
     return n
 
 
-def _reports(paths: Sequence[str]) -> list[Path]:
-    """The record files to validate, in order; a usage error if there are none."""
-    for p in paths:
-        if not Path(p).exists():
-            raise UsageError(f"{p}: no such file or folder")
-    files = list(find_records([Path(p) for p in paths]))
-    if not files:
+def _reports(paths: Sequence[str]) -> Found:
+    """The record files to validate, in order, and what was skipped (said on stderr).
+
+    A usage error if there are none and nothing was skipped.
+    """
+    found = find_records([Path(p) for p in paths])
+    for problem in found.problems:
+        sys.stderr.write(f"pbem: {problem}\n")
+    if not found.files and not found.problems:
         raise UsageError(f"no record files (*.realm) in {', '.join(paths)}")
-    return files
+    return found
 
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
@@ -171,7 +173,8 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.render.progress import ProgressBar
 
     ruleset = ruleset_option(args.ruleset)
-    files = _reports(args.paths)
+    found = _reports(args.paths)
+    files = found.files
     formatter = (format_json_line if args.json
                  else functools.partial(describe_report, verbose=args.verbose))
     options = BatchOptions(formatter, args.strict, ruleset, only_invalid=args.quiet)
@@ -179,7 +182,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     show_bar = args.progress if args.progress is not None else err.isatty()
     bar = ProgressBar(err, len(files), enabled=show_bar)
     out_is_terminal = show_bar and out.isatty()
-    summary = Summary()
+    summary = Summary(unreadable=len(found.problems))
     try:
         with contextlib.closing(check_files(files, options, jobs=args.jobs)) as results:
             for result in results:
@@ -341,9 +344,6 @@ def cmd_archive(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.render.archive import build_archive
 
     ruleset = ruleset_option(args.ruleset)
-    missing = [p for p in args.paths if not Path(p).exists()]
-    if missing:
-        raise UsageError(f"{missing[0]}: no such file or folder")
     site = Path(args.output)
     if site.exists() and not site.is_dir():
         raise UsageError(f"{site} exists and is not a folder")
@@ -353,6 +353,8 @@ def cmd_archive(args: argparse.Namespace, out: TextIO) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write the site to {site}: {exc.strerror or exc}") from None
     if summary.games == 0:
+        for line in summary.unreadable:
+            sys.stderr.write(f"pbem: {line}\n")
         raise UsageError(f"no record files (*.realm) in {', '.join(args.paths)}")
     out.write(
         f"wrote {site / 'index.html'}: {summary.games} games, {summary.valid} valid, "
@@ -360,7 +362,9 @@ def cmd_archive(args: argparse.Namespace, out: TextIO) -> int:
     )
     for line in summary.unreadable:
         sys.stderr.write(f"pbem: {line}\n")
-    return EXIT_OK if summary.invalid == 0 and not summary.unreadable else EXIT_INVALID
+    if summary.unreadable:
+        return EXIT_USAGE
+    return EXIT_OK if summary.invalid == 0 else EXIT_INVALID
 
 
 # -- entry point ------------------------------------------------------------------------

@@ -30,10 +30,14 @@ def ruleset_option(name: str | None) -> Any:
 
 def record_games(file: str, game: int | None) -> list[GameSource]:
     from pbem.records.reader import read_file
+    from pbem.records.search import find_records
 
     path = Path(file)
-    if not path.is_file():
-        raise UsageError(f"{file}: no such file")
+    found = find_records([path])
+    if found.problems:
+        raise UsageError(found.problems[0])
+    if path.is_dir():
+        raise UsageError(f"{file} is a folder, not a record file: name one file")
     try:
         sources = list(read_file(path))
     except PbemError as exc:

@@ -85,12 +85,3 @@ def read_file(path: Path) -> Iterator[GameSource]:
                 tuple(warnings),
             )
         yield source
-
-
-def find_records(paths: list[Path]) -> Iterator[Path]:
-    """Files as given, and folders searched recursively for ``*.realm``, in sorted order."""
-    for path in paths:
-        if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.realm") if p.is_file())
-        else:
-            yield path

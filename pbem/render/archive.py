@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.records.reader import GameSource, find_records, read_file
+from pbem.records.reader import GameSource, read_file
+from pbem.records.search import find_records
 from pbem.records.validate import GameReport, validate_source
 from pbem.render.frames import Frame, frames_of
 from pbem.render.templates import environment, render_template
@@ -59,9 +60,10 @@ def gather(
 ) -> tuple[list[ArchivedGame], list[str]]:
     """Every game of every record, validated; unreadable files are listed, not fatal."""
     games: list[ArchivedGame] = []
-    unreadable: list[str] = []
+    found = find_records(list(paths))
+    unreadable = list(found.problems)
     used: set[str] = set()
-    for path in find_records(list(paths)):
+    for path in found.files:
         try:
             sources: list[GameSource] = list(read_file(path))
         except PbemError as exc:
