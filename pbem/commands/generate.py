@@ -12,6 +12,10 @@ from pbem.errors import EXIT_OK, UsageError
 
 _PREFIX = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
+#: a bound on --games, so that a typo of many digits never starts a run that cannot end
+#: (this many already takes most of a day)
+MAX_GAMES = 10_000_000
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``generate`` to ``pbem``."""
@@ -44,8 +48,8 @@ def cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.records.generate import RANDOM, write_games
     from pbem.records.rulesets import load_ruleset
 
-    if args.games < 1:
-        raise UsageError(f"--games must be 1 or more, not {args.games}")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise UsageError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games}")
     if args.seed < 0:
         raise UsageError(f"--seed must be 0 or more, not {args.seed}")
     ruleset: Any

@@ -177,6 +177,13 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
             raise UsageError(f"{flag} {value!r} is not an email address")
     if args.white.strip().lower() == args.black.strip().lower():
         raise UsageError("White and Black need different addresses")
+    from pbem.referee.labels import label_problem
+
+    for flag, label in (("--name", args.name), ("--white-name", args.white_name),
+                        ("--black-name", args.black_name)):
+        problem = None if label is None else label_problem(label)
+        if problem is not None:
+            raise UsageError(f"{flag} {label!r} {problem}")
     home, config, conn = _open(args)
     try:
         ruleset = load_ruleset(args.ruleset or config.ruleset)
@@ -220,9 +227,12 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
 
 def _game_id(text: str) -> int:
     try:
-        return int(text.lstrip("gG#"))
+        game_id = int(text.lstrip("gG#"))
     except ValueError:
-        raise UsageError(f"{text!r} is not a game id (a number, as `pbem games` lists)") from None
+        game_id = 0
+    if not 1 <= game_id < 2**63:  # SQLite's integers end there
+        raise UsageError(f"{text!r} is not a game id (a number, as `pbem games` lists)")
+    return game_id
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:

@@ -111,6 +111,8 @@ def parse_config(text: str, where: str = CONFIG_NAME) -> Config:
         data = yaml.safe_load(text) or {}
     except yaml.YAMLError as exc:
         raise ConfigError(f"{where}: not valid YAML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: nested too deeply to be a configuration") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: expected a mapping of settings")
     referee = data.get("referee") or {}

@@ -38,6 +38,7 @@ from pbem.referee.games import (
 )
 from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming, read_message
+from pbem.referee.labels import label_problem
 from pbem.referee.letters import help_text, letter
 from pbem.referee.now import Now, system_now
 from pbem.referee.options import load_options
@@ -141,6 +142,11 @@ class Referee:
         clock: ClockSettings | None = None,
     ) -> int:
         """``new_game`` inside the caller's transaction (a challenge accepted by mail)."""
+        for what, label in (("the game's name", name), ("White's name", white_name),
+                            ("Black's name", black_name)):
+            problem = None if label is None else label_problem(label)
+            if problem is not None:
+                raise PbemError(f"{what} {label!r} {problem}", code="game.name")
         w, b = white.strip().lower(), black.strip().lower()
         players = [  # the name given here, else the one the player gave by mail
             Player("w", w, white_name or display_name_of(self.conn, w) or white.strip(),
