@@ -165,9 +165,10 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.records.batch import (
         BatchOptions,
         Summary,
-        check_files,
+        check_pieces,
         format_json_line,
         format_summary,
+        plan_pieces,
         pool_size,
     )
     from pbem.render.progress import ProgressBar
@@ -183,8 +184,9 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     bar = ProgressBar(err, len(files), enabled=show_bar)
     out_is_terminal = show_bar and out.isatty()
     summary = Summary(unreadable=len(found.problems))
+    pieces = list(plan_pieces(files))  # one quick pass over big files: where games start
     try:
-        with contextlib.closing(check_files(files, options, jobs=args.jobs)) as results:
+        with contextlib.closing(check_pieces(pieces, options, jobs=args.jobs)) as results:
             for result in results:
                 summary.add(result)
                 if result.text:
@@ -200,7 +202,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         bar.close()
     if args.summary if args.summary is not None else (summary.games > 1 or args.quiet):
-        err.write(format_summary(summary, pool_size(len(files), args.jobs)))
+        err.write(format_summary(summary, pool_size(len(pieces), args.jobs)))
     return summary.status
 
 

@@ -1,9 +1,12 @@
 """Validate many record files at once, over worker processes, with output in input order.
 
-Work goes out in chunks of files, not games: a worker sends back each file's output
-already formatted plus a few counts, which is far cheaper to pickle than a
-``GameReport`` per game. Results are yielded file by file in the order the files
-were given, whatever the number of jobs, as soon as the files before them are done.
+Work goes out in chunks of pieces, not games: a piece is a small file, or a run of
+whole games of a big one (byte ranges found by one pass over its lines), so that one
+file of 50,000 games keeps every worker busy and shows its first results at once. A
+worker reads its pieces itself and sends back each piece's output already formatted
+plus a few counts, which is far cheaper to pickle than a ``GameReport`` per game.
+Results are yielded piece by piece in the order the files were given, whatever the
+number of jobs, as soon as the pieces before them are done.
 
 A file that cannot be read, or a game that breaks the validator itself, becomes a
 one-line problem for that file and never stops the batch. ``multiprocessing`` is
@@ -25,7 +28,7 @@ from typing import Any, TypeVar
 
 from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, EXIT_USAGE, PbemError
 from pbem.records.interchange import report_to_json
-from pbem.records.reader import read_file
+from pbem.records.reader import game_ranges, read_file
 from pbem.records.validate import GameReport, validate_source
 
 T = TypeVar("T")
@@ -36,9 +39,13 @@ Formatter = Callable[[GameReport], str]
 #: fewer files than this are validated in-process: a pool costs more than it saves
 MIN_FILES_FOR_POOL = 8
 
-#: at most this many files per chunk: small enough to stream and balance, large enough
+#: at most this many pieces per chunk: small enough to stream and balance, large enough
 #: that the per-chunk round trip does not show
 MAX_CHUNK = 16
+
+#: a file larger than this is cut into pieces of about this many bytes of whole games
+#: (some 30 games of 45 turns)
+PIECE_BYTES = 32 * 1024
 
 #: readable names of the warning codes, for the summary; unknown codes show as they are
 WARNING_NAMES = {
@@ -66,8 +73,36 @@ class BatchOptions:
 
 
 @dataclass(frozen=True, slots=True)
+class Piece:
+    """A file, or whole games of it (bytes ``start`` to ``end``): one unit of work."""
+
+    path: Path
+    start: int = 0
+    end: int | None = None
+    first_line: int = 1
+    first_index: int = 0
+    #: 0 for the file's first piece (the summary counts files by it)
+    part: int = 0
+
+
+def plan_pieces(files: Sequence[Path], size: int = PIECE_BYTES) -> Iterator[Piece]:
+    """Each file as one piece, or, if larger than ``size``, as runs of whole games."""
+    for path in files:
+        try:
+            big = path.stat().st_size > size
+            ranges = list(game_ranges(path, size)) if big else []
+        except (OSError, PbemError):  # the worker says what is wrong with the file
+            ranges = []
+        if len(ranges) <= 1:
+            yield Piece(path)
+            continue
+        for part, r in enumerate(ranges):
+            yield Piece(path, r.start, r.end, r.first_line, r.first_index, part)
+
+
+@dataclass(frozen=True, slots=True)
 class FileResult:
-    """One file's output and counts: all that crosses back from a worker."""
+    """One piece's output and counts: all that crosses back from a worker."""
 
     path: str
     text: str = ""
@@ -79,6 +114,8 @@ class FileResult:
     problem: str | None = None
     #: the file could not be read at all (exit 2), as opposed to an internal error (exit 3)
     unreadable: bool = False
+    #: which piece of its file this is; 0 for the first (or only) one
+    part: int = 0
 
 
 @dataclass(slots=True)
@@ -96,7 +133,7 @@ class Summary:
     seconds: float = 0.0
 
     def add(self, result: FileResult) -> None:
-        self.files += 1
+        self.files += result.part == 0
         self.games += result.games
         self.valid += result.valid
         self.invalid += result.invalid
@@ -119,18 +156,32 @@ class Summary:
 
 def check_file(path: Path, options: BatchOptions) -> FileResult:
     """Validate every game of one file; never raises for a bad file or a validator bug."""
-    name = str(path)
-    try:
-        sources = list(read_file(path))
-    except PbemError as exc:
-        return FileResult(name, problem=str(exc), unreadable=True)
-    except Exception as exc:  # a reader bug must not stop the batch
-        return FileResult(name, problem=_internal(name, exc))
+    return check_piece(Piece(path), options)
+
+
+def check_piece(piece: Piece, options: BatchOptions) -> FileResult:
+    """Validate the games of one piece, reading them as it goes; never raises for a bad
+    file or a validator bug."""
+    name = str(piece.path)
     parts: list[str] = []
     warnings: Counter[str] = Counter()
     valid = invalid = 0
     problems: list[str] = []
-    for source in sources:
+    unreadable = False
+    sources = read_file(piece.path, piece.start, piece.end, first_line=piece.first_line,
+                        first_index=piece.first_index)
+    while True:
+        try:
+            source = next(sources, None)
+        except PbemError as exc:
+            problems.append(str(exc))
+            unreadable = True
+            break
+        except Exception as exc:  # a reader bug must not stop the batch
+            problems.append(_internal(name, exc))
+            break
+        if source is None:
+            break
         try:
             report = validate_source(source, strict=options.strict,
                                      default_ruleset=options.ruleset)
@@ -145,7 +196,8 @@ def check_file(path: Path, options: BatchOptions) -> FileResult:
         else:
             invalid += 1
     return FileResult(name, "".join(parts), valid + invalid, valid, invalid,
-                      tuple(sorted(warnings.items())), "\n".join(problems) or None)
+                      tuple(sorted(warnings.items())), "\n".join(problems) or None,
+                      unreadable, piece.part)
 
 
 def format_json_line(report: GameReport) -> str:
@@ -160,25 +212,32 @@ def _internal(where: str, exc: BaseException) -> str:
 def check_files(
     files: Sequence[Path], options: BatchOptions, *, jobs: int | None = None
 ) -> Iterator[FileResult]:
-    """Every file's result, in the order of ``files``, streamed as each becomes ready.
+    """Every piece's result, in the order of ``files``, streamed as each becomes ready.
 
-    ``jobs`` defaults to every core; 1 (or a handful of files) runs in this process.
-    Closing the iterator early (or Ctrl-C) stops the workers.
+    ``jobs`` defaults to every core; 1 (or a handful of small files) runs in this
+    process. Closing the iterator early (or Ctrl-C) stops the workers.
     """
-    workers = pool_size(len(files), jobs)
+    yield from check_pieces(list(plan_pieces(files)), options, jobs=jobs)
+
+
+def check_pieces(
+    pieces: Sequence[Piece], options: BatchOptions, *, jobs: int | None = None
+) -> Iterator[FileResult]:
+    """``check_files`` for pieces already planned (``plan_pieces``)."""
+    workers = pool_size(len(pieces), jobs)
     if workers <= 1:
-        for path in files:
-            yield check_file(path, options)
+        for piece in pieces:
+            yield check_piece(piece, options)
         return
-    yield from _check_in_pool(files, options, workers)
+    yield from _check_in_pool(pieces, options, workers)
 
 
-def pool_size(nfiles: int, jobs: int | None = None) -> int:
-    """How many processes a batch of ``nfiles`` files uses: 1 means in-process, no pool."""
+def pool_size(npieces: int, jobs: int | None = None) -> int:
+    """How many processes a batch of ``npieces`` pieces uses: 1 means in-process, no pool."""
     jobs = jobs or os.cpu_count() or 1
-    if jobs <= 1 or nfiles < MIN_FILES_FOR_POOL:
+    if jobs <= 1 or npieces < MIN_FILES_FOR_POOL:
         return 1
-    return min(jobs, len(chunk_files(range(nfiles), jobs)))
+    return min(jobs, len(chunk_files(range(npieces), jobs)))
 
 
 def chunk_files(files: Sequence[T], jobs: int) -> list[list[T]]:
@@ -187,14 +246,16 @@ def chunk_files(files: Sequence[T], jobs: int) -> list[list[T]]:
     return [list(files[i : i + size]) for i in range(0, len(files), size)]
 
 
-def _check_in_pool(files: Sequence[Path], options: BatchOptions, jobs: int) -> Iterator[FileResult]:
+def _check_in_pool(
+    pieces: Sequence[Piece], options: BatchOptions, jobs: int
+) -> Iterator[FileResult]:
     """Chunks over ``jobs`` workers, in order.
 
     A worker that dies (killed, out of memory) breaks the whole pool, so the chunks
     in flight fail with it: the first failed chunk is run again alone, and only if it
     breaks again are its files reported; the rest goes on in a fresh pool.
     """
-    chunks = chunk_files(files, jobs)
+    chunks = chunk_files(pieces, jobs)
     done = 0
     suspect = False
     while done < len(chunks):
@@ -209,13 +270,14 @@ def _check_in_pool(files: Sequence[Path], options: BatchOptions, jobs: int) -> I
                 done += 1
                 yield from results
         if suspect and alone:
-            yield from (FileResult(str(p), problem=f"{p}: {_DIED}") for p in chunks[done])
+            yield from (FileResult(str(p.path), problem=f"{p.path}: {_DIED}", part=p.part)
+                        for p in chunks[done])
             done += 1
             suspect = False
 
 
 def _run_pool(
-    chunks: list[list[Path]], options: BatchOptions, jobs: int
+    chunks: list[list[Piece]], options: BatchOptions, jobs: int
 ) -> Iterator[list[FileResult] | None]:
     """Each chunk's results in order, until the end, or None when the pool breaks."""
     from concurrent.futures import ProcessPoolExecutor
@@ -254,9 +316,9 @@ def _init_worker(options: BatchOptions) -> None:
     _options = options
 
 
-def _check_chunk(paths: list[Path]) -> list[FileResult]:
+def _check_chunk(pieces: list[Piece]) -> list[FileResult]:
     assert _options is not None
-    return [check_file(path, _options) for path in paths]
+    return [check_piece(piece, _options) for piece in pieces]
 
 
 def format_summary(summary: Summary, jobs: int) -> str:

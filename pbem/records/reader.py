@@ -3,20 +3,23 @@
 A file holds one or more games; each game after the first starts with its YAML
 front matter. Cutting first means a syntax error in one game never hides the
 next: the reader hands back every game, each either parsed or with its error.
+
+Cutting is one pass over the file's lines, never holding more than one game, so a
+file of 50,000 games is read in linear time and flat memory; ``game_ranges`` gives
+byte ranges of whole games, so that workers can share one big file.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
+import io
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from pbem.errors import Diagnostic, PbemError, RecordError, Span
 from pbem.notation.parse import parse_game
 from pbem.notation.syntax import GameText
-
-_FRONT_MATTER = re.compile(r"^---[ \t]*\r?\n(?:.*\r?\n)*?---[ \t]*(?:\r?\n|$)", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,12 +35,15 @@ class GameSource:
     warnings: tuple[Diagnostic, ...] = ()
 
 
-def decode(data: bytes) -> tuple[str, list[Diagnostic]]:
-    """UTF-8 (a BOM is fine); anything else is read as Latin-1, with a warning."""
+def decode(data: bytes, first_line: int = 1) -> tuple[str, list[Diagnostic]]:
+    """UTF-8 (a BOM is fine); anything else is read as Latin-1, with a warning.
+
+    ``first_line``: the line of the file ``data`` starts on, for the warning.
+    """
     try:
         return data.decode("utf-8-sig"), []
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
+        line = first_line + data[: exc.start].count(b"\n")
         text = data.decode("latin-1")
         return text, [
             Diagnostic(
@@ -48,40 +54,149 @@ def decode(data: bytes) -> tuple[str, list[Diagnostic]]:
         ]
 
 
+@dataclass(frozen=True, slots=True)
+class RawGame:
+    """One game's bytes as cut from a file, before decoding."""
+
+    first_line: int
+    offset: int
+    data: bytes
+
+
+def _is_fence(line: bytes) -> bool:
+    """A front matter line of its own: ``---``, maybe followed by blanks."""
+    return line.startswith(b"---") and not line[3:].rstrip(b"\n").rstrip(b"\r").strip(b" \t")
+
+
+def cut_games(lines: Iterable[bytes], *, first_line: int = 1, offset: int = 0) -> Iterator[RawGame]:
+    """Every game in ``lines`` (each ending in a newline but perhaps the last), in one pass.
+
+    A game starts at a front matter (a ``---`` line, its keys, a closing ``---`` line);
+    an opening ``---`` never closed belongs to the game before it. Text before the
+    first front matter is a game of its own unless it is blank; a text without front
+    matter is one game, even an empty one.
+    """
+    current: list[bytes] = []
+    start_line, start_offset = first_line, offset
+    fence: list[bytes] | None = None  # an open front matter, not yet known to be one
+    fence_line = fence_offset = 0
+    fronted = False  # the current game began with a front matter
+    line_no, pos = first_line, offset
+    for line in lines:
+        if fence is not None:
+            fence.append(line)
+            if _is_fence(line):
+                if fronted or any(x.strip() for x in current):
+                    yield RawGame(start_line, start_offset, b"".join(current))
+                current, start_line, start_offset = fence, fence_line, fence_offset
+                fence, fronted = None, True
+        elif _is_fence(line) and line.endswith(b"\n"):
+            fence, fence_line, fence_offset = [line], line_no, pos
+        else:
+            current.append(line)
+        line_no += 1
+        pos += len(line)
+    if fence is not None:
+        current.extend(fence)
+    yield RawGame(start_line, start_offset, b"".join(current))
+
+
+def _text_lines(text: str) -> Iterator[bytes]:
+    data = text.encode("utf-8", "surrogatepass")
+    return iter(io.BytesIO(data))
+
+
 def split_games(text: str) -> list[tuple[int, str]]:
     """(first line, text) of every game in a record file."""
-    starts = [m.start() for m in _FRONT_MATTER.finditer(text)]
-    pieces: list[tuple[int, str]] = []
-    if not starts or text[: starts[0]].strip():
-        pieces.append((0, text[: starts[0]] if starts else text))
-    for i, start in enumerate(starts):
-        end = starts[i + 1] if i + 1 < len(starts) else len(text)
-        pieces.append((start, text[start:end]))
-    return [(text.count("\n", 0, start) + 1, chunk) for start, chunk in pieces]
+    return [(raw.first_line, raw.data.decode("utf-8", "surrogatepass"))
+            for raw in cut_games(_text_lines(text))]
+
+
+def _sources(raws: Iterable[RawGame], path: str, first_index: int = 0) -> Iterator[GameSource]:
+    for index, raw in enumerate(raws, first_index):
+        text, warnings = decode(raw.data, raw.first_line)
+        yield parse_source(text, path, index, raw.first_line, tuple(warnings))
+
+
+def parse_source(
+    chunk: str, path: str, index: int, first_line: int, warnings: tuple[Diagnostic, ...] = ()
+) -> GameSource:
+    """One game's text, parsed; a syntax error is kept with the game, not raised."""
+    try:
+        game = parse_game(chunk, line_offset=first_line - 1)
+        return GameSource(path, index, chunk, first_line, game, None, warnings)
+    except PbemError as exc:
+        return GameSource(path, index, chunk, first_line, None, exc, warnings)
 
 
 def read_games(text: str, path: str = "<text>") -> Iterator[GameSource]:
     """Every game of a record file's text, parsed one by one."""
-    warnings: tuple[Diagnostic, ...] = ()
     for index, (first_line, chunk) in enumerate(split_games(text)):
-        try:
-            game = parse_game(chunk, line_offset=first_line - 1)
-            yield GameSource(path, index, chunk, first_line, game, None, warnings)
-        except PbemError as exc:
-            yield GameSource(path, index, chunk, first_line, None, exc, warnings)
+        yield parse_source(chunk, path, index, first_line)
 
 
-def read_file(path: Path) -> Iterator[GameSource]:
-    """Every game of a record file; RecordError if the file cannot be read at all."""
+def _open(path: Path) -> BinaryIO:
     try:
-        data = path.read_bytes()
+        return path.open("rb")
+    except IsADirectoryError:
+        raise RecordError(f"{path} is a folder, not a record file", code="record.io") from None
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror or exc}", code="record.io") from None
-    text, warnings = decode(data)
-    for source in read_games(text, str(path)):
-        if warnings and source.index == 0:
-            source = GameSource(
-                source.path, 0, source.text, source.first_line, source.game, source.error,
-                tuple(warnings),
-            )
-        yield source
+
+
+def _checked(lines: Iterable[bytes], path: Path) -> Iterator[bytes]:
+    try:
+        yield from lines
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}", code="record.io") from None
+
+
+def read_file(
+    path: Path, start: int = 0, end: int | None = None, *, first_line: int = 1,
+    first_index: int = 0,
+) -> Iterator[GameSource]:
+    """Every game of a record file, read as it goes; RecordError if it cannot be read.
+
+    ``start``, ``end``, ``first_line``, ``first_index``: one of ``game_ranges``.
+    """
+    with _open(path) as f:
+        if end is None:
+            lines: Iterable[bytes] = _checked(f, path)
+        else:
+            f.seek(start)
+            lines = _checked(io.BytesIO(f.read(end - start)), path)
+        raws = cut_games(lines, first_line=first_line, offset=start)
+        yield from _sources(raws, str(path), first_index)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRange:
+    """Whole games of a file, as byte offsets, for a worker to read on its own."""
+
+    start: int
+    end: int
+    first_line: int
+    first_index: int
+    games: int
+
+
+def game_ranges(path: Path, size: int) -> Iterator[GameRange]:
+    """The file cut into runs of whole games of about ``size`` bytes (one pass, no parsing)."""
+    with _open(path) as f:
+        run: list[RawGame] = []
+        index = 0
+        nbytes = 0
+        for raw in cut_games(_checked(f, path)):
+            run.append(raw)
+            nbytes += len(raw.data)
+            if nbytes >= size:
+                yield _range(run, index)
+                index += len(run)
+                run, nbytes = [], 0
+        if run:
+            yield _range(run, index)
+
+
+def _range(run: list[RawGame], index: int) -> GameRange:
+    first, last = run[0], run[-1]
+    return GameRange(first.offset, last.offset + len(last.data), first.first_line, index, len(run))
