@@ -40,6 +40,9 @@ _LIMITS = {
 }
 _BANK_ONLY = ("reserve", "increment", "cap")
 
+#: what a configuration or ``--clock`` writes for games without a clock
+NO_CLOCK = ("", "none", "off", "no")
+
 
 class ClockError(PbemError):
     """A clock setting, command or stored value the referee cannot accept."""

@@ -137,6 +137,7 @@ def _finish(args: argparse.Namespace, home: Home, config: Config,
 def cmd_init(args: argparse.Namespace, out: TextIO) -> int:
     import mailbox
 
+    from pbem.errors import PbemError
     from pbem.referee.home import DEFAULT_CONFIG, Home, home_path, parse_config
     from pbem.referee.store import connect
 
@@ -151,7 +152,10 @@ def cmd_init(args: argparse.Namespace, out: TextIO) -> int:
             answer = input("The referee's email address [referee@localhost]: ").strip()
             address = answer or None
         text = DEFAULT_CONFIG.format(address=address or "referee@localhost")
-        parse_config(text)  # the default must be valid, and the address too
+        try:
+            parse_config(text)  # the default must be valid, and the address too
+        except PbemError as exc:
+            raise UsageError(f"--address {address!r}: {exc}") from None
         try:
             home.root.mkdir(parents=True, exist_ok=True)
             home.config_path.write_text(text, encoding="utf-8")

@@ -13,18 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from pbem.errors import PbemError, UsageError
+from pbem.errors import UsageError
+from pbem.referee.config_schema import SCHEMA, ConfigError, check_config
 
 DEFAULT_HOME = "pbem-home"
 CONFIG_NAME = "config.yaml"
-
-
-class ConfigError(PbemError):
-    """The configuration file is missing or wrong."""
-
-    code = "config"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +44,16 @@ class Config:
     #: the Maildir ``pbem poll`` reads when given none
     inbox: str = "inbox"
     ruleset: str = "featured"
+    #: the other sections and keys, checked (clock, vacation, challenges, observers, ...)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the file, and the line of every key in it (``smtp.port``), for later errors
+    source: str = CONFIG_NAME
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def at(self, key: str) -> str:
+        """Where a key stands, for an error message: ``config.yaml:12: clock``."""
+        line = self.lines.get(key)
+        return f"{self.source}:{line}: {key}" if line else f"{self.source}: {key}"
 
     @property
     def local_part(self) -> str:
@@ -100,56 +102,38 @@ digest_hour: 18           # UTC hour from which `pbem tick` sends the daily dige
 """
 
 
-def _bool(value: Any, where: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    raise ConfigError(f"{where} must be true or false, not {value!r}")
-
-
 def parse_config(text: str, where: str = CONFIG_NAME) -> Config:
-    try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{where}: not valid YAML: {exc}") from None
-    except RecursionError:
-        raise ConfigError(f"{where}: nested too deeply to be a configuration") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{where}: expected a mapping of settings")
-    referee = data.get("referee") or {}
-    if not isinstance(referee, dict):
-        raise ConfigError(f"{where}: 'referee' must be a mapping (address, name)")
-    address = str(referee.get("address", "referee@localhost")).strip()
-    if "@" not in address or " " in address:
-        raise ConfigError(f"{where}: referee.address {address!r} is not an email address")
+    """The configuration in ``text``, checked against the schema (``config_schema``)."""
+    data, lines = check_config(text, SCHEMA, where)
+    referee = data["referee"]
     smtp = None
     raw = data.get("smtp")
     if raw is not None:
-        if not isinstance(raw, dict) or not raw.get("host"):
-            raise ConfigError(f"{where}: 'smtp' must be a mapping with at least a host")
-        try:
-            port = int(raw.get("port", 465 if raw.get("ssl") else 25))
-            timeout = float(raw.get("timeout", 30))
-        except (TypeError, ValueError):
-            raise ConfigError(f"{where}: smtp.port and smtp.timeout must be numbers") from None
+        if raw["ssl"] and raw["starttls"]:
+            line = lines.get("smtp.starttls", lines.get("smtp.ssl"))
+            raise ConfigError(f"{where}:{line}: smtp.starttls: ssl (TLS from the first byte, "
+                              "port 465) and starttls (port 587) exclude each other; keep one")
         password = raw.get("password") or os.environ.get("PBEM_SMTP_PASSWORD")
         smtp = SmtpSettings(
-            host=str(raw["host"]),
-            port=port,
-            starttls=_bool(raw.get("starttls", False), f"{where}: smtp.starttls"),
-            ssl=_bool(raw.get("ssl", False), f"{where}: smtp.ssl"),
-            username=str(raw["username"]) if raw.get("username") else None,
-            password=str(password) if password else None,
-            timeout=timeout,
-            ca_file=str(raw["ca_file"]) if raw.get("ca_file") else None,
+            host=raw["host"],
+            port=raw.get("port", 465 if raw["ssl"] else 25),
+            starttls=raw["starttls"],
+            ssl=raw["ssl"],
+            username=raw.get("username"),
+            password=password or None,
+            timeout=raw["timeout"],
+            ca_file=raw.get("ca_file"),
         )
     known = {"referee", "smtp", "inbox", "ruleset"}
     return Config(
-        address=address,
-        name=str(referee.get("name", "Realm referee")),
+        address=referee["address"].strip(),
+        name=referee["name"],
         smtp=smtp,
-        inbox=str(data.get("inbox", "inbox")),
-        ruleset=str(data.get("ruleset", "featured")),
+        inbox=data["inbox"],
+        ruleset=data["ruleset"],
         extra={k: v for k, v in data.items() if k not in known},
+        source=where,
+        lines=lines,
     )
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.referee.clock import ClockSettings, parse_settings
+from pbem.referee.clock import NO_CLOCK, ClockSettings, parse_settings
 from pbem.referee.home import Config, ConfigError
 from pbem.referee.vacation import VacationRules
 
@@ -47,7 +47,7 @@ def _bool(value: Any, where: str) -> bool:
 
 def clock_option(text: Any, where: str = "config.yaml: clock") -> ClockSettings | None:
     """A clock as the config or ``pbem new --clock`` writes it; 'none' (or empty): no clock."""
-    if text is None or str(text).strip().lower() in ("", "none", "off", "no"):
+    if text is None or str(text).strip().lower() in NO_CLOCK:
         return None
     try:
         return parse_settings(str(text))
@@ -56,26 +56,28 @@ def clock_option(text: Any, where: str = "config.yaml: clock") -> ClockSettings 
 
 
 def load_options(config: Config) -> Options:
+    """The options of a checked configuration (types and ranges are the schema's,
+    ``config_schema.SCHEMA``); a clock that does not parse names its line."""
     extra = config.extra
     vac = extra.get("vacation") or {}
     ch = extra.get("challenges") or {}
     if not isinstance(vac, dict) or not isinstance(ch, dict):
-        raise ConfigError("config.yaml: 'vacation' and 'challenges' must be mappings")
+        raise ConfigError(f"{config.source}: 'vacation' and 'challenges' must be mappings")
     try:
         rules = VacationRules(
             days_per_year=vac.get("days_per_year", 30),
             max_ahead_days=vac.get("max_ahead_days", 365),
         )
     except PbemError as exc:
-        raise ConfigError(f"config.yaml: {exc}") from None
+        raise ConfigError(f"{config.at('vacation')}: {exc}") from None
     return Options(
-        clock=clock_option(extra.get("clock")),
+        clock=clock_option(extra.get("clock"), config.at("clock")),
         vacation=rules,
         open_registration=_bool(ch.get("open_registration", False),
-                                "config.yaml: challenges.open_registration"),
-        max_open_challenges=_int(ch.get("max_open", 3), "config.yaml: challenges.max_open",
+                                config.at("challenges.open_registration")),
+        max_open_challenges=_int(ch.get("max_open", 3), config.at("challenges.max_open"),
                                  0, 1000),
-        max_games=_int(ch.get("max_games", 10), "config.yaml: challenges.max_games", 1, 10000),
-        observers=_bool(extra.get("observers", True), "config.yaml: observers"),
-        digest_hour=_int(extra.get("digest_hour", 18), "config.yaml: digest_hour", 0, 23),
+        max_games=_int(ch.get("max_games", 10), config.at("challenges.max_games"), 1, 10000),
+        observers=_bool(extra.get("observers", True), config.at("observers")),
+        digest_hour=_int(extra.get("digest_hour", 18), config.at("digest_hour"), 0, 23),
     )
