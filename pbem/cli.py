@@ -395,7 +395,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PbemError as exc:
         sys.stderr.write(f"pbem: {exc}\n")
         return EXIT_INPUT
-    except Exception as exc:
+    except OSError as exc:  # a file, a disk or a pipe the command had no words for
+        where = f"{exc.filename}: " if exc.filename else ""
+        sys.stderr.write(f"pbem: {where}{exc.strerror or exc}\n")
+        return EXIT_USAGE
+    except RecursionError:
+        sys.stderr.write("pbem: the input is nested too deeply to be read\n")
+        return EXIT_USAGE
+    except MemoryError:
+        sys.stderr.write("pbem: out of memory\n")
+        return EXIT_INPUT
+    except Exception as exc:  # a bug: one line, never a traceback
         sys.stderr.write(f"pbem: internal error ({type(exc).__name__}: {exc}); please report it\n")
         return EXIT_INPUT
 

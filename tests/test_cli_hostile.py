@@ -172,3 +172,17 @@ def test_an_unreadable_folder_is_an_error(tree, capsys, tmp_path):
             assert code == EXIT_USAGE and f"{locked}: cannot read the folder" in err, err
     finally:
         locked.chmod(0o755)
+
+
+def test_a_full_disk_is_named_not_an_internal_error(tmp_path):
+    """Output to a device with no room: the system's words and exit 2."""
+    import subprocess
+    import sys
+
+    for args in (["validate", str(SAMPLE)], ["replay", str(SAMPLE)], ["board", str(SAMPLE)]):
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run([sys.executable, "-m", "pbem", *args], stdout=full,
+                                  stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        assert proc.returncode == EXIT_USAGE, (args, proc.stderr)
+        assert "No space left on device" in proc.stderr and "internal error" not in proc.stderr
+        assert "Traceback" not in proc.stderr
