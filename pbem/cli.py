@@ -181,10 +181,12 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     options = BatchOptions(formatter, args.strict, ruleset, only_invalid=args.quiet)
     err = sys.stderr
     show_bar = args.progress if args.progress is not None else err.isatty()
-    bar = ProgressBar(err, len(files), enabled=show_bar)
-    out_is_terminal = show_bar and out.isatty()
     summary = Summary(unreadable=len(found.problems))
     pieces = list(plan_pieces(files))  # one quick pass over big files: where games start
+    cut = len(pieces) > len(files)  # the bar counts parts of big files then
+    bar = ProgressBar(err, len(pieces), enabled=show_bar, unit="parts" if cut else "files")
+    out_is_terminal = show_bar and out.isatty()
+    parts = 0
     try:
         with contextlib.closing(check_pieces(pieces, options, jobs=args.jobs)) as results:
             for result in results:
@@ -198,7 +200,8 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
                     bar.clear()
                     err.write("".join(f"pbem: {ln}\n" for ln in result.problem.splitlines()))
                     err.flush()
-                bar.update(summary.files, summary.games)
+                parts += 1
+                bar.update(parts, summary.games)
     finally:
         bar.close()
     if args.summary if args.summary is not None else (summary.games > 1 or args.quiet):

@@ -18,9 +18,13 @@ INTERVAL = 0.1
 class ProgressBar:
     """Files and games done, rate and ETA; a no-op when ``enabled`` is false."""
 
-    def __init__(self, stream: TextIO, total_files: int, *, enabled: bool) -> None:
+    def __init__(
+        self, stream: TextIO, total_files: int, *, enabled: bool, unit: str = "files"
+    ) -> None:
         self.stream = stream
         self.total = total_files
+        #: what is counted: files, or parts when a big file is cut into pieces
+        self.unit = unit
         self.enabled = enabled
         self.started = time.monotonic()
         self.last_draw = 0.0
@@ -51,20 +55,23 @@ class ProgressBar:
 
     def _draw(self, now: float) -> None:
         width = max(20, shutil.get_terminal_size((80, 24)).columns - 1)
-        line = format_bar(self.files, self.total, self.games, now - self.started, width)
+        line = format_bar(self.files, self.total, self.games, now - self.started, width,
+                          self.unit)
         pad = " " * max(0, self.drawn - len(line))
         self.stream.write("\r" + line + pad)
         self.stream.flush()
         self.drawn = len(line)
 
 
-def format_bar(files: int, total: int, games: int, seconds: float, width: int) -> str:
+def format_bar(
+    files: int, total: int, games: int, seconds: float, width: int, unit: str = "files"
+) -> str:
     """``[#####.....] 1,234/10,000 files  2,345 games  512 games/s  ETA 0:12``, fit to width."""
     done = files / total if total else 1.0
     rate = games / seconds if seconds > 0 else 0.0
     eta = seconds * (total - files) / files if files else None
     tail = (
-        f" {files:,}/{total:,} files  {games:,} games  {rate:,.0f} games/s"
+        f" {files:,}/{total:,} {unit}  {games:,} games  {rate:,.0f} games/s"
         f"  ETA {_clock(eta) if eta is not None else '?'}"
     )
     bar_width = min(30, width - len(tail) - 2)
