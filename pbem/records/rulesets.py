@@ -84,7 +84,8 @@ def _load(spec: Any, base: Path | None, root: Path | None, depth: int) -> Any:
         return game_for(name).default_ruleset()
     if root is _NO_FILES:
         raise RulesetError(
-            f"unknown ruleset {name!r}: name a preset ({', '.join(presets) or 'none found'})",
+            f"unknown ruleset {name!r}: name a preset ({', '.join(presets) or 'none found'}) "
+            f"or a game ({', '.join(sorted(game_names()))})",
             code="ruleset.unknown",
         )
     path = _find_file(name, base, root)
