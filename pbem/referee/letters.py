@@ -44,6 +44,7 @@ def letter(name: str, **context: object) -> Letter:
     return Letter(text, html)
 
 
-def help_text(token: str) -> str:
-    """How to play by mail (the ``help`` command, and the end of an invitation)."""
-    return render_template("referee/help.txt.j2", token=token)
+def help_text(token: str, examples: tuple[tuple[str, str], ...] = ()) -> str:
+    """How to play by mail (the ``help`` command, and the end of an invitation), with the
+    game's own notation examples (``Game.mail_examples``; none: the Featured Game's)."""
+    return render_template("referee/help.txt.j2", token=token, examples=examples)

@@ -171,7 +171,8 @@ class Referee:
         if rules.name != "featured":  # the Featured Game's invitation keeps its own words
             first_hint = "placement" if pos.phase is Phase.SETUP else "move"
             options = rules.legal_actions(rules.begin_turn(pos))
-            example = format_action(options[0]) if options else "pass"
+            texts = sorted((format_action(a) for a in options), key=len)
+            example = texts[0] if texts else "pass"
         body = letter(
             "invitation",
             game_title="Realm" if rules.name == "featured" else rules.title,
@@ -190,7 +191,8 @@ class Referee:
             token=p.token,
             clock=timed.clock_lines(game, self.now(), with_settings=True,
                                     zone=zone_of(self.conn, p.email)),
-            help=help_text(p.token),
+            help=help_text(p.token, rules.mail_examples),
+            examples=rules.mail_examples,
         )
         yours = " (your move)" if to_move == SIDES[p.side] else ""
         return self._to(game, p, "invitation", f"{game.name}: you play {p.title}{yours}",
@@ -429,7 +431,7 @@ class Referee:
             work.sections.append((f"The record of game {game.id}", record))
         else:
             token = game.players[work.side].token
-            work.sections.append(("Help", help_text(token)))
+            work.sections.append(("Help", help_text(token, game_of(work.position).mail_examples)))
 
     def _cmd_offer(self, work: Work, order: Order) -> None:
         verb, what = order.name.split("-")

@@ -286,6 +286,9 @@ class Game(ABC):
     pieces: ClassVar[PieceTable]
     facing: ClassVar[bool] = False
     option_help: ClassVar[Mapping[str, str]] = {}
+    #: the referee's help by mail: (command, what it does) examples of the game's own
+    #: notation; empty: the Featured Game's
+    mail_examples: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     # -- rulesets ---------------------------------------------------------------
     @abstractmethod

@@ -185,6 +185,14 @@ class ClassicGame(Game):
     )
     #: the game's rules with every option at its default
     rules: ClassVar[Ruleset] = CLASSIC_RULES
+    mail_examples: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("Eb5b8(+Ea4,xEc7)", "your move: each Center it lands on, then"),
+        ("", "its events (a rescue, a dislodging)"),
+        ("Eb2b5e5", "a move that goes on over a friend on b5"),
+        ("12.Eb5b8", "a number in front is checked (12. White, 12... Black)"),
+        ("Eb5b8,Ee5e8", "a double move (option double_moves)"),
+        ("Eb5", "a placement (option setup: placement)"),
+    )
 
     # -- rulesets ---------------------------------------------------------------------
     def default_ruleset(self) -> Ruleset:

@@ -28,6 +28,15 @@ class MedievalGame(ClassicGame):
         )
     )
     rules: ClassVar[Ruleset] = MEDIEVAL_RULES
+    mail_examples: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("Eb5b8", "your move: a Man forward or sideways, each"),
+        ("", "Center it lands on, then its events"),
+        ("Pe8e11(+Ed7)", "a Duke's move, and the enemy piece that"),
+        ("", "replaces it on e8"),
+        ("Eh8h11off", "lands on a friend on h11, goes on off the board"),
+        ("12.Eb5b8", "a number in front is checked (12. White, 12... Black)"),
+        ("Pe2", "a placement (option setup: placement)"),
+    )
 
     def option_range(self, option: str) -> str:
         return "standard, placement, or a map from square to piece"
