@@ -34,6 +34,7 @@ from pbem.notation.syntax import (
 SQUARE_PATTERN = r"(?:[a-lA-L1](?:1[0-2]|[1-9])|[a-lACDF-L1][lI][0-2]?)(?![0-9])"
 _SQ = SQUARE_PATTERN
 _SQUARE = re.compile(_SQ)
+_TWO = re.compile(rf"([PE])({_SQ})({_SQ})")
 _AT = re.compile(rf"([BPERS]|x[BE])({_SQ})([NESWU]?)")
 _EVENT = re.compile(rf"([x+]?)([BPE])({_SQ})([NESWU]?)")
 
@@ -71,6 +72,11 @@ class ToSyntax(Transformer):
 
     def move(self, c: list[Any]) -> MoveText:
         tok = c[0]
+        events = c[1] if len(c) > 1 else None
+        two = _TWO.fullmatch(tok)
+        if two is not None:  # the common case, as fast as it was before longer moves
+            squares2 = (self._sq_in(tok, two, 2), self._sq_in(tok, two, 3))
+            return MoveText(two.group(1), squares2, events, self._span(tok))
         text = str(tok)
         off = text.endswith("off")
         end = len(text) - 3 if off else len(text)
@@ -82,7 +88,6 @@ class ToSyntax(Transformer):
             assert m is not None, tok  # the lexer matched the same pattern
             squares.append(SquareText(m.group(), Span(line, tok.column + pos)))  # type: ignore[operator]
             pos = m.end()
-        events = c[1] if len(c) > 1 else None
         return MoveText(text[0], tuple(squares), events, self._span(tok), off)
 
     def events(self, c: list[Any]) -> tuple[EventText, ...]:

@@ -166,6 +166,7 @@ def replay_turn(
 class _Walker:
     def __init__(self, replay: Replay, strict: bool):
         self.replay = replay
+        self.game = replay.game
         self.strict = strict
         self.result_seen: ResultText | None = None
 
@@ -285,7 +286,7 @@ class _Walker:
     def turn(self, turn: TurnText, side: Side, number: int) -> None:
         label = f"{number}{side.letter}"
         before = self.position
-        game = self.replay.game
+        game = self.game
         resolved: list[Resolved] = []
         current: ActionText | None = None
         state: Any = None

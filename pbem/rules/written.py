@@ -163,7 +163,9 @@ def squares_of(text: ActionText) -> list[SquareText]:
     if isinstance(text, PlacementText):
         return [text.square]
     if isinstance(text, MoveText):
-        return [*text.squares, *(e.square for e in text.events or ())]
+        if not text.events:
+            return list(text.squares)
+        return [*text.squares, *(e.square for e in text.events)]
     if isinstance(text, RearrangementText):
         return [text.realm, *(i.square for i in (*text.items, *text.opponent))]
     if isinstance(text, SacrificeText):

@@ -9,7 +9,7 @@ sacrifice first, where the ruleset has it): ``FeaturedTurn`` holds either.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import RuleError
@@ -68,12 +68,19 @@ ALTERNATIVES = 12
 
 @dataclass(frozen=True, slots=True)
 class FeaturedTurn:
-    """A turn under way: ``moves`` once a Move or Sacrifice was played, ``done`` once a
-    whole-turn action (placement, Rearrangement, pass) was."""
+    """A turn after a whole-turn action (placement, Rearrangement, pass): ``done`` is the
+    position it led to. Before its first action a turn's state is the position itself,
+    and once a Move or Sacrifice is played the rules' own ``TurnState``: no wrapper is
+    made per action (validation runs through here thousands of times a second)."""
 
     start: Position
-    moves: turns.TurnState | None = None
-    done: Position | None = None
+    done: Position
+
+
+_SINGLE = (
+    "a set-up placement, a Rearrangement or a pass is the whole turn: "
+    "nothing else may be joined to it with a comma"
+)
 
 
 class FeaturedGame(Game):
@@ -107,58 +114,59 @@ class FeaturedGame(Game):
     def initial(self, ruleset: Any) -> Position:
         return initial_position(ruleset)
 
-    def begin_turn(self, position: Position, actions: Sequence[ActionText] = ()) -> FeaturedTurn:
+    def begin_turn(self, position: Position, actions: Sequence[ActionText] = ()) -> Any:
         if len(actions) > 1 and not all(isinstance(a, _MOVING) for a in actions):
             index = next(i for i, a in enumerate(actions) if i and not isinstance(a, _MOVING))
-            raise ActionRuleError(
-                "turn.single",
-                "a set-up placement, a Rearrangement or a pass is the whole turn: "
-                "nothing else may be joined to it with a comma",
-                index=index,
-            )
-        return FeaturedTurn(position)
+            raise ActionRuleError("turn.single", _SINGLE, index=index)
+        return position
 
-    def resolve_action(self, state: FeaturedTurn, text: ActionText) -> tuple[Any, Resolved]:
-        if state.done is not None or (state.moves is not None and not isinstance(text, _MOVING)):
-            raise RuleError(
-                "turn.single",
-                "a set-up placement, a Rearrangement or a pass is the whole turn: "
-                "nothing else may be joined to it with a comma",
-            )
-        if isinstance(text, _MOVING):
-            moves = state.moves or turns.begin_turn(state.start)
-            if moves.over:
-                raise RuleError(
-                    "turn.game-over",
-                    f"the game ended the moment {moves.start.to_move.title} created its last "
-                    "Base: nothing more is played, not even the rest of the turn",
-                )
-            if isinstance(text, SacrificeText):
-                moves, r = resolve_sacrifice(moves, text)
-            else:
-                moves, r = resolve_move(moves, text)
-            return replace(state, moves=moves), r
-        if isinstance(text, PlacementText):
-            after, r = resolve_placement(state.start, text)
-        elif isinstance(text, RearrangementText):
-            after, r = resolve_rearrangement(state.start, text)
+    def resolve_action(self, state: Any, text: ActionText) -> tuple[Any, Resolved]:
+        """``state``: the position before the first action, the rules' own TurnState once
+        Moves are under way, a FeaturedTurn after a whole-turn action."""
+        moving = isinstance(text, MoveText | SacrificeText)
+        if isinstance(state, turns.TurnState):
+            if not moving:
+                raise RuleError("turn.single", _SINGLE)
+            moves = state
+        elif isinstance(state, FeaturedTurn):
+            raise RuleError("turn.single", _SINGLE)
+        elif moving:
+            moves = turns.begin_turn(state)
         else:
-            assert isinstance(text, PassText)
-            after, r = resolve_pass(state.start, text)
-        return replace(state, done=after), r
+            if isinstance(text, PlacementText):
+                after, r = resolve_placement(state, text)
+            elif isinstance(text, RearrangementText):
+                after, r = resolve_rearrangement(state, text)
+            else:
+                assert isinstance(text, PassText)
+                after, r = resolve_pass(state, text)
+            return FeaturedTurn(state, after), r
+        if moves.over:
+            raise RuleError(
+                "turn.game-over",
+                f"the game ended the moment {moves.start.to_move.title} created its last "
+                "Base: nothing more is played, not even the rest of the turn",
+            )
+        if isinstance(text, MoveText):
+            return resolve_move(moves, text)
+        return resolve_sacrifice(moves, text)  # type: ignore[arg-type]
 
-    def state_position(self, state: FeaturedTurn) -> Position:
-        if state.done is not None:
+    def state_position(self, state: Any) -> Position:
+        if isinstance(state, turns.TurnState):
+            return state.position
+        return state.done if isinstance(state, FeaturedTurn) else state
+
+    def finish_turn(self, state: Any) -> Position:
+        if isinstance(state, turns.TurnState):
+            return turns.finish_turn(state)
+        if isinstance(state, FeaturedTurn):
             return state.done
-        return state.moves.position if state.moves is not None else state.start
+        return turns.finish_turn(turns.begin_turn(state))
 
-    def finish_turn(self, state: FeaturedTurn) -> Position:
-        if state.done is not None:
-            return state.done
-        return turns.finish_turn(state.moves or turns.begin_turn(state.start))
-
-    def can_continue(self, state: FeaturedTurn) -> bool:
-        return state.done is None and not (state.moves is not None and state.moves.over)
+    def can_continue(self, state: Any) -> bool:
+        if isinstance(state, turns.TurnState):
+            return not state.over
+        return not isinstance(state, FeaturedTurn)
 
     def explain_refusal(
         self, state: FeaturedTurn, text: ActionText, error: RuleError
@@ -166,7 +174,7 @@ class FeaturedGame(Game):
         """Where the rules refused a move of the mover's own movable piece and name no
         choices themselves, the options are that piece's legal moves (when there are
         few), or the message says it has none."""
-        moves = state.moves
+        moves = state if isinstance(state, turns.TurnState) else None
         if (
             not isinstance(text, MoveText)
             or moves is None
@@ -192,11 +200,11 @@ class FeaturedGame(Game):
             format_action(action_text(m, turns.apply_move(moves, m)[1], board)) for m in found
         )
 
-    def legal_actions(self, state: FeaturedTurn) -> list[ActionText]:
-        if state.done is not None:
-            return []
-        if state.moves is None:
-            position = state.start
+    def legal_actions(self, state: Any) -> list[ActionText]:
+        if not isinstance(state, turns.TurnState):
+            if isinstance(state, FeaturedTurn):
+                return []
+            position = state
             board = position.board
             out: list[ActionText] = []
             for a in legal.legal_actions(position):
@@ -206,7 +214,7 @@ class FeaturedGame(Game):
                 else:
                     out.append(action_text(a, (), board))
             return out
-        moves = state.moves
+        moves = state
         if moves.over:
             return []
         board = moves.position.board

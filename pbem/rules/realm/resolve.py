@@ -71,7 +71,7 @@ def resolve_placement(position: Position, text: PlacementText) -> tuple[Position
     def attempt(names: list[str]) -> tuple[Position, Resolved]:
         action = Placement(kind, _sq(names[0]))
         after, events = apply_placement(position, action)
-        return after, Resolved(action, tuple(events), position.board, writer=canonical_of)
+        return after, Resolved(action, tuple(events), position.board, (), canonical_of)
 
     return resolve_with_repairs(text, attempt)
 
@@ -95,7 +95,7 @@ def resolve_rearrangement(position: Position, text: RearrangementText) -> tuple[
         )
         action = Rearrangement(REALM_OF[center], placements)
         after, events = apply_rearrangement(position, action)
-        return after, Resolved(action, tuple(events), position.board, writer=canonical_of)
+        return after, Resolved(action, tuple(events), position.board, (), canonical_of)
 
     return resolve_with_repairs(text, attempt)
 
@@ -108,7 +108,7 @@ def _item_piece(item: ItemText, side: Any) -> Piece:
 
 def resolve_pass(position: Position, text: PassText) -> tuple[Position, Resolved]:
     after, events = apply_pass(position)
-    return after, Resolved(Pass(), tuple(events), position.board, writer=canonical_of)
+    return after, Resolved(Pass(), tuple(events), position.board, (), canonical_of)
 
 
 def resolve_sacrifice(state: TurnState, text: SacrificeText) -> tuple[TurnState, Resolved]:
@@ -121,7 +121,7 @@ def resolve_sacrifice(state: TurnState, text: SacrificeText) -> tuple[TurnState,
             )
         action = Sacrifice(_sq(names[0]), _sq(names[1]), _FACING[text.facing])
         after, events = apply_sacrifice(state, action)
-        return after, Resolved(action, tuple(events), state.position.board, writer=canonical_of)
+        return after, Resolved(action, tuple(events), state.position.board, (), canonical_of)
 
     return resolve_with_repairs(text, attempt)
 
@@ -135,10 +135,11 @@ def resolve_move(state: TurnState, text: MoveText) -> tuple[TurnState, Resolved]
             f"a move of the Featured Game goes in one straight line, never {where}: it "
             "names the square it starts on and the square it stops on, like Pc10g10",
         )
-    kinds = [_event_kind(e) for e in text.events or ()]
+    kinds = [_event_kind(e) for e in text.events] if text.events else _NO_KINDS
     return resolve_with_repairs(text, lambda names: _attempt_move(state, text, names, kinds))
 
 
+_NO_KINDS: list[str] = []
 #: an event as written -> the Featured Game's kind of special event
 _KINDS = {
     ("", "B"): "base",
@@ -214,10 +215,10 @@ def _attempt_move(
         raise
     produced = [_event_key(ev) for ev in events if not isinstance(ev, GameEnded)] if events else []
     if written == produced:
-        return new_state, Resolved(move, tuple(events), board, writer=canonical_of)
+        return new_state, Resolved(move, tuple(events), board, (), canonical_of)
     label = f"{t.piece}{names[0]}{names[1]}"
     warnings = _compare_events(t, label, written, produced)
-    return new_state, Resolved(move, tuple(events), board, tuple(warnings), writer=canonical_of)
+    return new_state, Resolved(move, tuple(events), board, tuple(warnings), canonical_of)
 
 
 def _compare_events(
