@@ -26,10 +26,12 @@ def test_validate_bundled_games_all_valid(capsys):
     code, out, _ = run(capsys, "validate", str(ROOT / "games"))
     assert code == 0
     lines = out.splitlines()
-    assert len(lines) == 4
+    assert len(lines) == 6  # two Featured games, one or two turns of each other game
     assert "sample-game-2002.realm#1: valid, 1-0 after 31 turns" in out
     assert "classic-examples.realm#1: valid, unfinished after 6 turns" in out
     assert "medieval-examples.realm#1: valid, unfinished after 4 turns" in out
+    assert "oriental-example.realm#1: valid, 1-0 after 9 turns" in out
+    assert "modern-example.realm#1: valid, unfinished after 3 turns" in out
 
 
 def test_validate_json_is_one_object_per_game_with_final(capsys):
@@ -157,7 +159,7 @@ def test_archive_command(tmp_path, capsys):
     site = tmp_path / "site"
     code, out, _ = run(capsys, "archive", str(ROOT / "games"), "-o", str(site), "--title", "T")
     assert code == 0
-    assert "4 games, 4 valid, 0 invalid" in out
+    assert "6 games, 6 valid, 0 invalid" in out
     assert (site / "index.html").is_file() and (site / "games" / "sample-game-2002.html").is_file()
     assert "<title>T</title>" in (site / "index.html").read_text()
 

@@ -35,10 +35,13 @@ class _Links(HTMLParser):
 
 def test_archive_of_the_bundled_games(tmp_path: Path) -> None:
     summary = build_archive([ROOT / "games"], tmp_path, title="Bundled")
-    assert (summary.games, summary.valid, summary.invalid) == (4, 4, 0)
+    assert (summary.games, summary.valid, summary.invalid) == (6, 6, 0)
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
-    assert index.count('<tr class="valid">') == 4
-    names = ("sample-game-2002", "worked-example-2002", "classic-examples", "medieval-examples")
+    assert index.count('<tr class="valid">') == 6
+    names = (
+        "sample-game-2002", "worked-example-2002", "classic-examples", "medieval-examples",
+        "oriental-example", "modern-example",
+    )
     for name in names:
         assert (tmp_path / "games" / f"{name}.html").is_file()
         assert (tmp_path / "games" / f"{name}.realm").is_file()
