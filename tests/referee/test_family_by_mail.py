@@ -1,7 +1,8 @@
-"""Oriental and Modern Realm played by mail, from the invitations to the result:
-one whole generated game of each through the referee (real SMTP to aiosmtpd on
-127.0.0.1, a real SQLite store), and the Warning Option's notices in the reports
-exactly when a group of the player to move can be surrounded next turn."""
+"""The Warning Option by mail: a whole generated Oriental game with the option, played
+through the referee to its result (real SMTP to aiosmtpd on 127.0.0.1, a real
+SQLite store); each report to the player to move carries a warning exactly when one
+of his groups can be surrounded on the opponent's next turn. (Every game's whole
+game by mail through ``pbem new`` and ``pbem mail`` is ``test_games_by_mail.py``.)"""
 
 from __future__ import annotations
 
@@ -85,14 +86,6 @@ def _play_by_mail(smtp_home: Path, smtp: SmtpSink, preset: str, seed: int):
     assert report.valid and report.replay.result == played.final.result
     assert not report.replay.warnings
     return played, reports
-
-
-@pytest.mark.parametrize("preset", ["oriental", "modern"])
-def test_a_generated_game_by_mail_to_its_result(smtp_home: Path, smtp: SmtpSink, preset):
-    _, reports = _play_by_mail(smtp_home, smtp, preset, seed=3)
-    words = {"oriental": ("Mandarin", "Emperor"), "modern": ("Agent", "HQ")}[preset]
-    assert any(words[0] in text for _, text in reports)
-    assert "1-0" in reports[-1][1] or "0-1" in reports[-1][1] or "1/2-1/2" in reports[-1][1]
 
 
 def test_the_warning_notice_appears_exactly_when_a_group_can_be_surrounded(
