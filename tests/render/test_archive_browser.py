@@ -77,10 +77,11 @@ def _board(page: Page) -> str:
 def test_index_lists_sorts_and_filters(page: Page, site: Path) -> None:
     page.goto((site / "index.html").as_uri())
     rows = page.locator("#games tbody tr")
-    assert rows.count() == 4
+    assert rows.count() == 6
     listing = page.inner_text("#games")
     assert "Sample Game" in listing and "Worked Example" in listing
     assert "Classic Realm" in listing and "Medieval Realm" in listing
+    assert "A short Oriental game" in listing and "Modern Realm" in listing
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "index.png"), full_page=True)
     page.click("th:has-text('Turns')")
