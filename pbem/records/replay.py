@@ -22,6 +22,7 @@ from pbem.notation.syntax import (
     LabelText,
     ListMarkerText,
     ResultText,
+    StrayMark,
     TurnText,
 )
 from pbem.records.rulesets import load_ruleset
@@ -213,6 +214,7 @@ class _Walker:
                 self.entry(item)
             elif isinstance(item, ResultText):
                 self.result_seen = item
+                self.stray(item.stray, "after the result")
             elif isinstance(item, LabelText):
                 if "?" in item.text:
                     fixed = item.text.replace("?", "-")
@@ -252,6 +254,7 @@ class _Walker:
                 entry.span,
                 label,
             )
+        self.stray(entry.stray, "after the move number", label)
         if entry.number != number:
             self.warn(
                 Diagnostic(
@@ -316,8 +319,16 @@ class _Walker:
             if r.warnings:
                 for w in r.warnings:
                     self.warn(Diagnostic(w.code, w.message, w.span, label))
+        self.stray(turn.stray, "at the end of the line", label)
         self.replay.turns.append(PlayedTurn(label, side, turn, tuple(resolved), before, after))
         self.replay.final = after
+
+    def stray(self, mark: StrayMark | None, where: str, label: str | None = None) -> None:
+        """Warn of a scan's stray comma or full stop (``0-1,``, ``7.,``, ``Be5.``)."""
+        if mark is not None:
+            comma = mark.char == ","
+            code, word = ("repair.comma", "comma") if comma else ("repair.stop", "full stop")
+            self.warn(Diagnostic(code, f"ignored the stray {word} {where}", mark.span, label))
 
     def over_words(self) -> str:
         last = self.replay.turns[-1].label if self.replay.turns else None
