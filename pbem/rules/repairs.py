@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from pbem.errors import Diagnostic, NotationError, RuleError
+from pbem.errors import AmbiguousReading, Diagnostic, NotationError, RuleError
 from pbem.rules.geometry import is_square_name, parse_square
 from pbem.rules.written import (
     ActionText,
@@ -128,12 +128,14 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
     if len(winners) == 1:
         return _with_repair_warning(text, *winners[0])
     if len(winners) > 1:
-        readings = " or ".join(repr(format_action(respell(text, iter(n)))) for n, _ in winners)
-        raise NotationError(
+        texts = tuple(format_action(respell(text, iter(n))) for n, _ in winners)
+        readings = " or ".join(repr(t) for t in texts)
+        raise AmbiguousReading(
             f"{format_action(text)!r} can be read as {readings}, and more than one of these "
             "is legal: write the squares plainly",
             span=text.span,
-            code="notation.ambiguous",
+            readings=texts,
+            outcomes=tuple(_with_repair_warning(text, *w) for w in winners),
         )
     assert first_error is not None
     raise first_error
