@@ -8,7 +8,6 @@ core raises errors without spans; the notation and record layers add them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 # Exit codes shared by every CLI command.
 EXIT_OK = 0
@@ -77,24 +76,16 @@ class NotationError(PbemError):
 class AmbiguousReading(NotationError):
     """More than one reading of an action's look-alike letters is legal at its turn.
 
-    ``readings`` are the readings as written text and ``outcomes`` what playing each
-    gives, in the same order, so that a caller holding the rest of the record can let
-    it decide (``pbem.records.replay``); anyone else reports the error.
+    ``readings`` are the readings as written text, in the order a caller holding the
+    rest of the record names one to take (``pbem.rules.repairs.reading_chosen``);
+    anyone else reports the error.
     """
 
     code = "notation.ambiguous"
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        span: Span | None,
-        readings: tuple[str, ...],
-        outcomes: tuple[Any, ...],
-    ):
+    def __init__(self, message: str, *, span: Span | None, readings: tuple[str, ...]):
         super().__init__(message, span=span)
         self.readings = readings
-        self.outcomes = outcomes
 
 
 class RecordError(PbemError):

@@ -29,6 +29,7 @@ from pbem.records.rulesets import load_ruleset
 from pbem.rules.game import ActionRuleError, Game, GamePosition, Phase, Resolved
 from pbem.rules.pieces import Side
 from pbem.rules.registry import featured, game_of
+from pbem.rules.repairs import reading_chosen
 
 KNOWN_HEADERS = (
     "game", "ruleset", "setup", "white", "black", "event", "site", "date", "finished",
@@ -240,7 +241,7 @@ class _Readings:
                 # the first walk is the plain one, bounded by nothing but the record
                 out = self.walk(plan, budget=self.budget if plan else None)
                 if isinstance(out, _Branch):
-                    n = len(out.ambiguity.outcomes)
+                    n = len(out.ambiguity.readings)
                     stack.extend((*plan, i) for i in reversed(range(n)))
                 elif not plan:
                     return out  # no ambiguity: the usual case, one walk
@@ -339,15 +340,18 @@ class _Walker:
             n = plan.met
             plan.met += 1
             if n < len(plan.choices):
-                return self.chosen(amb, plan.choices[n])
+                return self.chosen(fn, state, action, amb, plan.choices[n])
             if plan.verdict is None:
                 raise _Branch(amb) from None
             raise NotationError(plan.verdict(amb), span=amb.span, code=amb.code) from None
 
     @staticmethod
-    def chosen(amb: AmbiguousReading, index: int) -> tuple[Any, Resolved]:
-        """The outcome of reading ``index``, its warning naming the other readings."""
-        state, resolved = amb.outcomes[index]
+    def chosen(
+        fn: Any, state: Any, action: Any, amb: AmbiguousReading, index: int
+    ) -> tuple[Any, Resolved]:
+        """``action`` read the ``index``-th way, its warning naming the other readings."""
+        with reading_chosen(index):
+            state, resolved = fn(state, action)
         others = " or ".join(repr(r) for i, r in enumerate(amb.readings) if i != index)
         words = (
             f"; {others} would be legal here too, but the rest of the record is legal "

@@ -97,6 +97,28 @@ def _readings(text: str) -> tuple[tuple[str, bool], ...]:
     return tuple(square_readings(SquareText(text)))
 
 
+class reading_chosen:  # lower case: it reads like a function, ``with reading_chosen(1):``
+    """Inside ``with reading_chosen(i):``, an action with several legal readings takes the
+    ``i``-th (in the order of ``AmbiguousReading.readings``) instead of being refused:
+    for a reader that lets the rest of the record decide (``pbem.records.replay``).
+
+    The choice is the process's while the block runs (validation is one thread per
+    process); blocks nest, the innermost wins.
+    """
+
+    current: int | None = None
+
+    def __init__(self, index: int):
+        self.index = index
+        self.outer: int | None = None
+
+    def __enter__(self) -> None:
+        self.outer, reading_chosen.current = reading_chosen.current, self.index
+
+    def __exit__(self, *exc: object) -> None:
+        reading_chosen.current = self.outer
+
+
 def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
     """Try the written reading, then look-alike readings; exactly one legal reading stands.
 
@@ -127,6 +149,9 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
             continue
     if len(winners) == 1:
         return _with_repair_warning(text, *winners[0])
+    chosen = reading_chosen.current
+    if len(winners) > 1 and chosen is not None and chosen < len(winners):
+        return _with_repair_warning(text, *winners[chosen])
     if len(winners) > 1:
         texts = tuple(format_action(respell(text, iter(n))) for n, _ in winners)
         readings = " or ".join(repr(t) for t in texts)
@@ -135,7 +160,6 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
             "is legal: write the squares plainly",
             span=text.span,
             readings=texts,
-            outcomes=tuple(_with_repair_warning(text, *w) for w in winners),
         )
     assert first_error is not None
     raise first_error
