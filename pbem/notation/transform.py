@@ -79,15 +79,28 @@ class ToSyntax(Transformer):
             squares2 = (self._sq_in(tok, two, 2), self._sq_in(tok, two, 3))
             return MoveText(two.group(1), squares2, events, self._span(tok))
         text = str(tok)
-        off = text.endswith("off")
-        end = len(text) - 3 if off else len(text)
+        line = tok.line + self.line_offset  # type: ignore[operator]
+        column: int = tok.column  # type: ignore[assignment]
+        end = text.find("(")
+        if end >= 0:  # the event list is in the token
+            events = tuple(
+                EventText(
+                    e.group(1), e.group(2), SquareText(e.group(3), Span(line, column + e.start(3))),
+                    e.group(4) or None, Span(line, column + e.start()),
+                )
+                for e in _EVENT.finditer(text, end + 1)
+            )
+        else:
+            end = len(text)
+        off = text.endswith("off", 0, end)
+        if off:
+            end -= 3
         squares: list[SquareText] = []
         pos = 1
-        line = tok.line + self.line_offset  # type: ignore[operator]
         while pos < end:
             m = _SQUARE.match(text, pos, end)
             assert m is not None, tok  # the lexer matched the same pattern
-            squares.append(SquareText(m.group(), Span(line, tok.column + pos)))  # type: ignore[operator]
+            squares.append(SquareText(m.group(), Span(line, column + pos)))
             pos = m.end()
         return MoveText(text[0], tuple(squares), events, self._span(tok), off)
 

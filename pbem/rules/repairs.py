@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from pbem.errors import AmbiguousReading, Diagnostic, NotationError, RuleError
-from pbem.rules.geometry import is_square_name, parse_square
+from pbem.rules.geometry import SQUARE_NAMES, is_square_name, parse_square
 from pbem.rules.written import (
     ActionText,
     MoveText,
@@ -92,6 +92,10 @@ def respell(text: ActionText, names: Iterator[str]) -> Any:
 Attempt = Callable[[list[str]], tuple[Any, Any]]
 
 
+#: the squares' own names: written so, a square has no other reading
+_PLAIN = frozenset(SQUARE_NAMES)
+
+
 @functools.lru_cache(maxsize=512)
 def _readings(text: str) -> tuple[tuple[str, bool], ...]:
     return tuple(square_readings(SquareText(text)))
@@ -125,9 +129,15 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
     ``attempt`` returns ``(state, resolved)`` where ``resolved`` has a ``warnings``
     tuple (a dataclass): a repair adds its warning in front.
     """
-    options = [_readings(s.text) for s in squares_of(text)]
-    first = [o[0][0] for o in options]
-    exact = not any(o[0][1] for o in options)
+    first = [s.text for s in squares_of(text)]
+    options: list[tuple[tuple[str, bool], ...]] | None = None
+    # squares written plainly, as nearly always, are read as written first (only when
+    # that is illegal are look-alikes tried: an 'i' may be a misread 'l'); the readings
+    # of a square written otherwise start with its likeliest repair
+    if not _PLAIN.issuperset(first):
+        options = [_readings(name) for name in first]
+        first = [o[0][0] for o in options]
+    exact = options is None or not any(o[0][1] for o in options)
     first_error: RuleError | NotationError | None = None
     winners: list[tuple[list[str], tuple[Any, Any]]] = []
     try:
@@ -137,6 +147,8 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
         winners.append((first, outcome))
     except (RuleError, NotationError) as exc:
         first_error = exc
+    if options is None:
+        options = [_readings(name) for name in first]
     if winners and all(len(o) == 1 for o in options):
         return _with_repair_warning(text, *winners[0])
     for combo in itertools.product(*options):
