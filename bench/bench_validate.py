@@ -1,11 +1,20 @@
 """Parse and validate rates, and the cold start of `pbem validate`. Prints figures; asserts nothing.
 
 Run: .venv/bin/python bench/bench_validate.py [--records N] [--seconds S]
+     .venv/bin/python bench/bench_validate.py --baseline DIR [--repeat R] [--instructions]
+
+With ``--baseline DIR`` (another checkout, e.g. ``git worktree add /tmp/old COMMIT``)
+the sample game's rates are measured for both trees in turn, R times interleaved, each
+in a fresh process, and the best of each is shown: the machine is shared, so the two
+must meet the same load. ``--instructions`` also counts the instructions per game
+under valgrind (``callgrind``), which no load changes: (N games) minus (0 games).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -13,9 +22,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# ``--code DIR``: measure the pbem of another checkout (what --baseline runs)
+CODE = Path(sys.argv[sys.argv.index("--code") + 1]) if "--code" in sys.argv else ROOT
+sys.path.insert(0, str(CODE))
 
 from pbem.notation.parse import parse_game  # noqa: E402
 from pbem.records.generate import write_games  # noqa: E402
@@ -38,7 +50,7 @@ def count_actions(texts: list[str]) -> int:
     return n
 
 
-def rate(label: str, texts: list[str], fn, seconds: float) -> None:
+def rate(label: str, texts: list[str], fn, seconds: float) -> float:
     actions = count_actions(texts)
     runs = 0
     start = time.perf_counter()
@@ -54,6 +66,7 @@ def rate(label: str, texts: list[str], fn, seconds: float) -> None:
         f"  {label:<16} {games:10.0f} games/s  {games * actions / len(texts):12.0f} actions/s  "
         f"{1000 / games:7.3f} ms/game"
     )
+    return games
 
 
 def parse_only(text: str) -> None:
@@ -85,6 +98,87 @@ def cold_start(path: Path, runs: int) -> None:
     )
 
 
+def lark_only(text: str) -> None:
+    """lark's own parse of a game into a tree, no transformer: the floor of any parse here."""
+    _plain_lark().parse(text, start="game")
+
+
+def _plain_lark() -> Any:
+    global _PLAIN
+    if _PLAIN is None:
+        from lark import Lark
+
+        from pbem.notation.grammar import START_RULES
+
+        grammar = (CODE / "grammar" / "realm.lark").read_text(encoding="utf-8")
+        _PLAIN = Lark(grammar, parser="lalr", start=START_RULES, maybe_placeholders=False)
+    return _PLAIN
+
+
+_PLAIN: Any = None
+_STAGES = {"lark": lark_only, "parse": parse_only, "validate": parse_and_validate}
+
+
+def child(stage: str, games: int) -> None:
+    """``--stage``: run ``games`` games of one stage and nothing else (for callgrind)."""
+    sample = SAMPLE.read_text(encoding="utf-8")
+    fn = _STAGES[stage]
+    fn(sample)  # build and warm everything first: (N games) - (0 games) is the games alone
+    for _ in range(games):
+        fn(sample)
+
+
+def _instructions(code: Path, stage: str, games: int) -> int | None:
+    """Instructions of ``games`` games of ``stage`` in ``code``, less those of none."""
+    if shutil.which("valgrind") is None:
+        return None
+    counts = []
+    for n in (0, games):
+        proc = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+             __file__, "--code", str(code), "--stage", stage, "--games", str(n)],
+            capture_output=True, text=True,
+        )
+        found = re.search(r"Collected : ([\d,]+)", proc.stderr)
+        if found is None:
+            return None
+        counts.append(int(found.group(1).replace(",", "")))
+    return (counts[1] - counts[0]) // games
+
+
+def compare(baseline: Path, repeat: int, seconds: float, instructions: bool) -> None:
+    """The sample game in this tree and in ``baseline``, interleaved, best of ``repeat``."""
+    trees = {"before": baseline.resolve(), "after": CODE}
+    best: dict[tuple[str, str], float] = {}
+    for _ in range(repeat):
+        for name, code in trees.items():
+            out = subprocess.run(
+                [sys.executable, __file__, "--code", str(code), "--sample-only",
+                 "--seconds", str(seconds)],
+                capture_output=True, text=True, check=True,
+            ).stdout
+            for label, games in re.findall(r"^  (\S[^\n]*?)\s{2,}(\d+) games/s", out, re.M):
+                key = (name, label.strip())
+                best[key] = max(best.get(key, 0.0), float(games))
+    print(f"Sample game, one core, best of {repeat} interleaved runs per tree "
+          f"(load average now {os.getloadavg()[0]:.1f}):")
+    for label in ("lark only", "parse only", "parse+validate"):
+        before, after = best.get(("before", label)), best.get(("after", label))
+        if before and after:
+            print(f"  {label:<16} before {before:6.0f} games/s  after {after:6.0f} games/s  "
+                  f"({after / before:.2f}x)")
+    if instructions:
+        print("Instructions per game (valgrind callgrind; the same under any load):")
+        for stage in _STAGES:
+            counts = {name: _instructions(code, stage, 10) for name, code in trees.items()}
+            if None in counts.values():
+                print("  valgrind is not available")
+                return
+            b, a = counts["before"], counts["after"]
+            print(f"  {stage:<10} before {b / 1e6:6.2f} M  after {a / 1e6:6.2f} M  "  # type: ignore[operator]
+                  f"({a / b:.2f})")  # type: ignore[operator]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument(
@@ -92,12 +186,31 @@ def main() -> None:
     )
     ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     ap.add_argument("--cold-runs", type=int, default=15)
+    ap.add_argument("--baseline", type=Path, metavar="DIR",
+                    help="another checkout to compare the sample game with, interleaved")
+    ap.add_argument("--repeat", type=int, default=3, help="interleaved runs per tree")
+    ap.add_argument("--instructions", action="store_true",
+                    help="with --baseline: instructions per game under valgrind too")
+    ap.add_argument("--code", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--stage", choices=list(_STAGES), help=argparse.SUPPRESS)
+    ap.add_argument("--games", type=int, default=10, help=argparse.SUPPRESS)
+    ap.add_argument("--sample-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.stage:
+        child(args.stage, args.games)
+        return
+    if args.baseline is not None:
+        compare(args.baseline, args.repeat, args.seconds, args.instructions)
+        return
     sample = SAMPLE.read_text(encoding="utf-8")
-    parse_game(sample)  # build the parser once before timing
+    parse_game(sample)  # build the parsers once before timing
+    lark_only(sample)
     print(f"Sample game ({count_actions([sample])} actions), one core:")
+    rate("lark only", [sample], lark_only, args.seconds)
     rate("parse only", [sample], parse_only, args.seconds)
     rate("parse+validate", [sample], parse_and_validate, args.seconds)
+    if args.sample_only:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         paths = write_games(Path(tmp), args.records, 7, FEATURED).paths
         texts = [p.read_text(encoding="utf-8") for p in paths]

@@ -8,6 +8,7 @@ core raises errors without spans; the notation and record layers add them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 # Exit codes shared by every CLI command.
 EXIT_OK = 0
@@ -16,9 +17,12 @@ EXIT_USAGE = 2
 EXIT_INPUT = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Where something stands in its source text (1-based line and column)."""
+class Span(NamedTuple):
+    """Where something stands in its source text (1-based line and column).
+
+    A named tuple, not a frozen dataclass: the parser makes one for every action,
+    event and square of a record, and a tuple is made in a third of the time.
+    """
 
     line: int
     column: int
@@ -71,6 +75,21 @@ class NotationError(PbemError):
     """Text that is not Realm notation."""
 
     code = "notation"
+
+
+class AmbiguousReading(NotationError):
+    """More than one reading of an action's look-alike letters is legal at its turn.
+
+    ``readings`` are the readings as written text, in the order a caller holding the
+    rest of the record names one to take (``pbem.rules.repairs.reading_chosen``);
+    anyone else reports the error.
+    """
+
+    code = "notation.ambiguous"
+
+    def __init__(self, message: str, *, span: Span | None, readings: tuple[str, ...]):
+        super().__init__(message, span=span)
+        self.readings = readings
 
 
 class RecordError(PbemError):

@@ -41,13 +41,26 @@ __all__ = [
     "ResultText",
     "SacrificeText",
     "SquareText",
+    "StrayMark",
     "TurnText",
 ]
 
 
-
 def _span() -> Any:
     return field(default=NO_SPAN, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class StrayMark:
+    """A comma or full stop a scan left where none belongs: ``0-1,``, ``7.,``, ``Be5.`` at a
+    line's end. It means nothing; the reader ignores it with a warning."""
+
+    char: str
+    span: Span
+
+
+def _stray() -> Any:
+    return field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +71,8 @@ class TurnText:
     #: the comma written after the turn, if any (a separator or a stray one)
     comma: Span | None = field(default=None, compare=False)
     span: Span = _span()
+    #: a full stop after the turn at a line's end
+    stray: StrayMark | None = _stray()
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +85,8 @@ class EntryText:
     #: "/" between the two turns, as written (white space is the other form)
     slash: bool = False
     span: Span = _span()
+    #: a comma or full stop after the number (``7.,``)
+    stray: StrayMark | None = _stray()
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +96,8 @@ class ResultText:
     text: str
     notes: tuple[str, ...] = ()
     span: Span = _span()
+    #: a comma or full stop after the result (``0-1,``)
+    stray: StrayMark | None = _stray()
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from pbem.notation.syntax import (
     ResultText,
     SacrificeText,
     SquareText,
+    StrayMark,
     TurnText,
 )
 
@@ -78,15 +79,28 @@ class ToSyntax(Transformer):
             squares2 = (self._sq_in(tok, two, 2), self._sq_in(tok, two, 3))
             return MoveText(two.group(1), squares2, events, self._span(tok))
         text = str(tok)
-        off = text.endswith("off")
-        end = len(text) - 3 if off else len(text)
+        line = tok.line + self.line_offset  # type: ignore[operator]
+        column: int = tok.column  # type: ignore[assignment]
+        end = text.find("(")
+        if end >= 0:  # the event list is in the token
+            events = tuple(
+                EventText(
+                    e.group(1), e.group(2), SquareText(e.group(3), Span(line, column + e.start(3))),
+                    e.group(4) or None, Span(line, column + e.start()),
+                )
+                for e in _EVENT.finditer(text, end + 1)
+            )
+        else:
+            end = len(text)
+        off = text.endswith("off", 0, end)
+        if off:
+            end -= 3
         squares: list[SquareText] = []
         pos = 1
-        line = tok.line + self.line_offset  # type: ignore[operator]
         while pos < end:
             m = _SQUARE.match(text, pos, end)
             assert m is not None, tok  # the lexer matched the same pattern
-            squares.append(SquareText(m.group(), Span(line, tok.column + pos)))  # type: ignore[operator]
+            squares.append(SquareText(m.group(), Span(line, column + pos)))
             pos = m.end()
         return MoveText(text[0], tuple(squares), events, self._span(tok), off)
 
@@ -149,6 +163,7 @@ class ToSyntax(Transformer):
         actions: list[Any] = []
         notes: list[str] = []
         comma: Span | None = None
+        stray: StrayMark | None = None
         for x in flat:
             if isinstance(x, Token):
                 if x.type == "PASS":
@@ -156,12 +171,14 @@ class ToSyntax(Transformer):
                     comma = None
                 elif x.type in ("COMMA", "END_COMMA"):
                     comma = self._span(x)
+                elif x.type == "END_STOP":
+                    stray = StrayMark(".", self._span(x))
             elif isinstance(x, str):
                 notes.append(x)
             else:
                 actions.append(x)
                 comma = None  # a comma between two actions is no separator
-        return TurnText(tuple(actions), tuple(notes), comma, actions[0].span)
+        return TurnText(tuple(actions), tuple(notes), comma, actions[0].span, stray)
 
     def note(self, c: list[Token]) -> str:
         return str(c[0])
@@ -171,7 +188,8 @@ class ToSyntax(Transformer):
         turns = [x for x in c[1:] if isinstance(x, TurnText)]
         slash = any(isinstance(x, Token) and x.type == "SLASH" for x in c)
         black = turns[1] if len(turns) > 1 else None
-        return EntryText(int(num[:-1]), turns[0], black, slash, self._span(num))
+        digits, stray = self._stray_after(num, num.index(".") + 1)
+        return EntryText(int(digits[:-1]), turns[0], black, slash, self._span(num), stray)
 
     def black_entry(self, c: list[Any]) -> EntryText:
         num = c[0]
@@ -180,8 +198,19 @@ class ToSyntax(Transformer):
 
     def result(self, c: list[Any]) -> ResultText:
         tok = c[0]
-        text = "wins" if tok.type == "WINS" else str(tok).replace("½-½", "1/2-1/2")
-        return ResultText(text, tuple(c[1:]), self._span(tok))
+        if tok.type == "WINS":
+            return ResultText("wins", tuple(c[1:]), self._span(tok))
+        text, stray = self._stray_after(tok, len(tok.rstrip(" \t,.")) or 1)
+        return ResultText(text.replace("½-½", "1/2-1/2"), tuple(c[1:]), self._span(tok), stray)
+
+    def _stray_after(self, tok: Token, end: int) -> tuple[str, StrayMark | None]:
+        """A token's text up to ``end``, and the stray comma or full stop after it, if any."""
+        rest = tok[end:]
+        if not rest:
+            return str(tok), None
+        at = end + len(rest) - 1  # the mark is the token's last character
+        span = Span(tok.line + self.line_offset, tok.column + at)  # type: ignore[operator]
+        return str(tok[:end]), StrayMark(rest[-1], span)
 
     # -- games -----------------------------------------------------------------
     def movetext(self, c: list[Any]) -> GameText:
@@ -217,12 +246,65 @@ class ToSyntax(Transformer):
                 for x in c]
 
 
+#: front matter keys whose value is text: a plain value YAML would read as something
+#: else (``white: No`` a boolean, ``site: ~`` nothing) is kept as written
+TEXT_KEYS = frozenset(("game", "white", "black", "event", "site", "source"))
+# a plain value starting with one of these is no text to YAML (an alias, an anchor,
+# reserved, a directive), though a record means the text as written: PGN's unfinished
+# result ``result: *``, a handle ``white: @ann``. A tag (``!``) stays YAML's, and an error.
+_INDICATORS = frozenset("*&@`%")
+_KEY_VALUE = re.compile(r"([A-Za-z_][\w-]*):[ \t]+(\S.*?)[ \t]*")
+
+
+def _plain_text_values(inner: str) -> str:
+    """``inner`` with every top-level ``key: value`` that YAML would misread quoted.
+
+    Misread: a value that starts with an indicator, or holds ``": "`` or ends with
+    ``":"`` (a mapping inside a mapping: ``event: Abstract Games: issue 9``). Only
+    whole lines are rewritten, so lines stay where they were for errors.
+    """
+    lines = inner.split("\n")
+    for i, line in enumerate(lines):
+        m = _KEY_VALUE.fullmatch(line.rstrip("\r"))
+        if m is None:
+            continue
+        value = m.group(2)
+        if value[0] in _INDICATORS or (
+            value[0] not in "'\"[{|>#" and (": " in value or value.endswith(":"))
+        ):
+            quoted = value.replace("'", "''")
+            lines[i] = f"{m.group(1)}: '{quoted}'"
+    return "\n".join(lines)
+
+
+def _load_yaml(text: str) -> Any:
+    """The document in ``text``; text keys whose plain value YAML reads as a boolean or
+    nothing keep the text as written."""
+    loader = _YamlLoader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+    if isinstance(data, dict) and isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if (
+                isinstance(value, yaml.ScalarNode)
+                and not value.style  # plain (no quotes, no block)
+                and value.value
+                and key.value in TEXT_KEYS
+                and (data.get(key.value) is None or isinstance(data.get(key.value), bool))
+            ):
+                data[key.value] = value.value
+    return data
+
+
 def load_front_matter(block: str, span: Span) -> dict[str, Any]:
     """The YAML between the ``---`` lines, as a mapping."""
     lines = block.splitlines()
     inner = "\n".join(lines[1:-1])
-    try:
-        data = yaml.load(inner, Loader=_YamlLoader) if inner.strip() else {}
+    try:  # rewriting keeps every line where it was, so an error's line and column stand
+        data = _load_yaml(_plain_text_values(inner)) if inner.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = Span(span.line + 1 + mark.line, mark.column + 1) if mark is not None else span
@@ -238,4 +320,7 @@ def load_front_matter(block: str, span: Span) -> dict[str, Any]:
             span=span,
             code="record.front-matter",
         )
-    return {str(k): v for k, v in data.items()}
+    headers = {str(k): v for k, v in data.items()}
+    if headers.get("result") == "½-½":
+        headers["result"] = "1/2-1/2"
+    return headers

@@ -55,6 +55,7 @@ WARNING_NAMES = {
     "repair.list-marker": "list marker ignored",
     "repair.number": "entry renumbered",
     "repair.comma": "stray comma ignored",
+    "repair.stop": "stray full stop ignored",
     "repair.square": "look-alike letter in a square read",
     "repair.event-order": "special events reordered",
     "infer.event": "forced special event inferred",

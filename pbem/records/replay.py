@@ -9,11 +9,11 @@ final position is the one after the last legal turn.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import Diagnostic, PbemError, RuleError, Span
+from pbem.errors import AmbiguousReading, Diagnostic, NotationError, PbemError, RuleError, Span
 from pbem.notation.format import format_action
 from pbem.notation.syntax import (
     ActionText,
@@ -22,12 +22,14 @@ from pbem.notation.syntax import (
     LabelText,
     ListMarkerText,
     ResultText,
+    StrayMark,
     TurnText,
 )
 from pbem.records.rulesets import load_ruleset
 from pbem.rules.game import ActionRuleError, Game, GamePosition, Phase, Resolved
 from pbem.rules.pieces import Side
 from pbem.rules.registry import featured, game_of
+from pbem.rules.repairs import reading_chosen
 
 KNOWN_HEADERS = (
     "game", "ruleset", "setup", "white", "black", "event", "site", "date", "finished",
@@ -124,16 +126,31 @@ def replay_game(
     strict: bool = False,
     default_ruleset: Any = None,
     base: Path | None = None,
+    budget: int | None = None,
 ) -> Replay:
-    """Play ``game`` through the rules as far as it is legal."""
-    replay = Replay(headers=dict(game.headers), ruleset=None)
+    """Play ``game`` through the rules as far as it is legal.
+
+    Where an action's look-alike letters have more than one legal reading, the rest of
+    the record decides (see ``_Readings``); ``budget`` bounds that search (default
+    ``READING_BUDGET`` actions played).
+    """
     try:
-        replay.ruleset = ruleset_of(game.headers, default_ruleset, base)
+        ruleset = ruleset_of(game.headers, default_ruleset, base)
     except PbemError as exc:
+        replay = Replay(headers=dict(game.headers), ruleset=None)
         replay.error = GameError(exc.message, exc.code, game.header_span)
         return replay
-    walker = _Walker(replay, strict)
-    replay.final = replay.game.initial(replay.ruleset)
+    if strict:  # every repair is an error: nothing to decide
+        return _walk(game, ruleset, strict, None)
+    readings = _Readings(game, ruleset, READING_BUDGET if budget is None else budget)
+    return readings.decide()
+
+
+def _walk(game: GameText, ruleset: Any, strict: bool, readings: _Plan | None) -> Replay:
+    """One walk of the whole record; with ``readings``, ambiguities are read as it says."""
+    replay = Replay(headers=dict(game.headers), ruleset=ruleset)
+    walker = _Walker(replay, strict, readings)
+    replay.final = replay.game.initial(ruleset)
     with contextlib.suppress(_Stop):
         for key in game.headers:
             if key not in KNOWN_HEADERS:
@@ -148,6 +165,146 @@ def replay_game(
     return replay
 
 
+#: at most this many actions are played, over every reading tried, when the rest of a
+#: record decides between the legal readings of look-alike letters; past it the record
+#: is refused as ambiguous (a record of many ambiguities must not take exponential time)
+READING_BUDGET = 20_000
+_UNBOUNDED = 1 << 62
+
+
+class _Branch(Exception):
+    """A walk met an ambiguity its plan does not decide."""
+
+    def __init__(self, ambiguity: AmbiguousReading):
+        super().__init__()
+        self.ambiguity = ambiguity
+
+
+class _OutOfBudget(Exception):
+    """The search for the one legal reading played ``READING_BUDGET`` actions."""
+
+
+@dataclass(slots=True)
+class _Plan:
+    """Which reading to take at each ambiguity a walk meets, in the order met.
+
+    Past the end of ``choices`` a walk stops with ``_Branch``, or, when ``verdict`` is
+    set, fails there with the error ``verdict`` words.
+    """
+
+    choices: tuple[int, ...]
+    budget: list[int]
+    verdict: Any = None
+    met: int = 0
+
+    def spend(self) -> None:
+        self.budget[0] -= 1
+        if self.budget[0] < 0:
+            raise _OutOfBudget
+
+
+class _Readings:
+    """The rest of a record decides between the legal readings of look-alike letters.
+
+    A depth-first search over every combination of readings: each walk replays the
+    record from the start with a plan of readings and stops at the first ambiguity the
+    plan leaves open, which then branches. Most wrong readings break the record within
+    a turn or two, so a record with k ambiguities takes about 2k+1 walks. The search
+    stops as soon as two combinations carry the record to its end, and after
+    ``budget`` actions played in all by the walks after the first (so the bound costs a
+    record without ambiguities nothing, however long).
+    """
+
+    def __init__(self, game: GameText, ruleset: Any, budget: int):
+        self.game = game
+        self.ruleset = ruleset
+        self.budget = [budget]
+        self.limit = budget
+
+    def walk(
+        self, choices: tuple[int, ...], verdict: Any = None, budget: list[int] | None = None
+    ) -> Replay | _Branch:
+        """One walk under ``choices``; ``budget`` (a shared counter) bounds the actions."""
+        plan = _Plan(choices, [_UNBOUNDED] if budget is None else budget, verdict)
+        try:
+            return _walk(self.game, self.ruleset, False, plan)
+        except _Branch as branch:
+            return branch
+
+    def decide(self) -> Replay:
+        good: list[tuple[tuple[int, ...], Replay]] = []
+        broken: list[tuple[tuple[int, ...], Replay]] = []
+        stack: list[tuple[int, ...]] = [()]
+        try:
+            while stack and len(good) < 2:
+                plan = stack.pop()
+                # the first walk is the plain one, bounded by nothing but the record
+                out = self.walk(plan, budget=self.budget if plan else None)
+                if isinstance(out, _Branch):
+                    n = len(out.ambiguity.readings)
+                    stack.extend((*plan, i) for i in reversed(range(n)))
+                elif not plan:
+                    return out  # no ambiguity: the usual case, one walk
+                elif out.valid:
+                    good.append((plan, out))
+                else:
+                    broken.append((plan, out))
+        except _OutOfBudget:
+            return self._fail_at((), self._out_of_budget)
+        if len(good) == 1:
+            return good[0][1]
+        if good:  # two readings carry the record to its end: the first ambiguity they differ at
+            (a, _), (b, _) = good
+            common = 0
+            while a[common] == b[common]:
+                common += 1
+            return self._fail_at(a[:common], self._two_carry)
+        return self._fail_at((), lambda amb: self._none_carry(amb, broken))
+
+    def _fail_at(self, choices: tuple[int, ...], verdict: Any) -> Replay:
+        out = self.walk(choices, verdict)
+        assert isinstance(out, Replay)
+        return out
+
+    def _out_of_budget(self, amb: AmbiguousReading) -> str:
+        return (
+            f"{_readings_words(amb)}, and trying which one the rest of the record allows "
+            f"took more than {self.limit:,} actions: write the squares plainly"
+        )
+
+    @staticmethod
+    def _two_carry(amb: AmbiguousReading) -> str:
+        return (
+            f"{_readings_words(amb)}, and more than one of these carries the record to its "
+            "end: write the squares plainly"
+        )
+
+    @staticmethod
+    def _none_carry(
+        amb: AmbiguousReading, broken: list[tuple[tuple[int, ...], Replay]]
+    ) -> str:
+        # for each reading, where the record breaks furthest under it
+        where: list[str] = []
+        for i, reading in enumerate(amb.readings):
+            under = [r for plan, r in broken if plan[0] == i]
+            if not under:
+                continue
+            furthest = max(under, key=lambda r: len(r.turns))
+            error = furthest.error
+            assert error is not None
+            at = f" at {error.turn}" if error.turn else ""
+            where.append(f"under {reading!r} it breaks{at} ({error.message})")
+        return (
+            f"{_readings_words(amb)}, and under none of them is the rest of the record legal: "
+            + "; ".join(where)
+        )
+
+
+def _readings_words(amb: AmbiguousReading) -> str:
+    written = amb.args[0].split(" can be read as ")[0]
+    return f"{written} can be read as " + " or ".join(repr(r) for r in amb.readings)
+
+
 def replay_turn(
     position: GamePosition, turn: TurnText, headers: dict[str, Any] | None = None
 ) -> Replay:
@@ -159,16 +316,54 @@ def replay_turn(
     """
     replay = Replay(headers=dict(headers or {}), ruleset=position.ruleset, final=position)
     with contextlib.suppress(_Stop):
-        _Walker(replay, False).turn(turn, position.to_move, position.turn_number())
+        _Walker(replay, False, None).turn(turn, position.to_move, position.turn_number())
     return replay
 
 
 class _Walker:
-    def __init__(self, replay: Replay, strict: bool):
+    def __init__(self, replay: Replay, strict: bool, plan: _Plan | None):
         self.replay = replay
         self.game = replay.game
         self.strict = strict
+        self.plan = plan
         self.result_seen: ResultText | None = None
+
+    def resolve(self, fn: Any, state: Any, action: Any) -> tuple[Any, Resolved]:
+        """``fn(state, action)``; an ambiguity is read as the plan says, if there is one."""
+        plan = self.plan
+        if plan is None:
+            return fn(state, action)
+        plan.spend()
+        try:
+            return fn(state, action)
+        except AmbiguousReading as amb:
+            n = plan.met
+            plan.met += 1
+            if n < len(plan.choices):
+                return self.chosen(fn, state, action, amb, plan.choices[n])
+            if plan.verdict is None:
+                raise _Branch(amb) from None
+            raise NotationError(plan.verdict(amb), span=amb.span, code=amb.code) from None
+
+    @staticmethod
+    def chosen(
+        fn: Any, state: Any, action: Any, amb: AmbiguousReading, index: int
+    ) -> tuple[Any, Resolved]:
+        """``action`` read the ``index``-th way, its warning naming the other readings."""
+        with reading_chosen(index):
+            state, resolved = fn(state, action)
+        others = " or ".join(repr(r) for i, r in enumerate(amb.readings) if i != index)
+        words = (
+            f"; {others} would be legal here too, but the rest of the record is legal "
+            "only under this reading"
+        )
+        warnings = list(resolved.warnings)
+        first = next((i for i, w in enumerate(warnings) if w.code == "repair.square"), None)
+        if first is None:  # pragma: no cover - an ambiguity always comes from a repair
+            return state, resolved
+        w = warnings[first]
+        warnings[first] = Diagnostic(w.code, w.message + words, w.span, w.turn, w.notes)
+        return state, replace(resolved, warnings=tuple(warnings))
 
     @property
     def position(self) -> Any:
@@ -213,6 +408,7 @@ class _Walker:
                 self.entry(item)
             elif isinstance(item, ResultText):
                 self.result_seen = item
+                self.stray(item.stray, "after the result")
             elif isinstance(item, LabelText):
                 if "?" in item.text:
                     fixed = item.text.replace("?", "-")
@@ -252,6 +448,7 @@ class _Walker:
                 entry.span,
                 label,
             )
+        self.stray(entry.stray, "after the move number", label)
         if entry.number != number:
             self.warn(
                 Diagnostic(
@@ -294,7 +491,7 @@ class _Walker:
             state = game.begin_turn(before, turn.actions)
             for action in turn.actions:
                 current = action
-                state, r = game.resolve_action(state, action)
+                state, r = self.resolve(game.resolve_action, state, action)
                 resolved.append(r)
             after = game.finish_turn(state)
         except PbemError as exc:
@@ -316,8 +513,16 @@ class _Walker:
             if r.warnings:
                 for w in r.warnings:
                     self.warn(Diagnostic(w.code, w.message, w.span, label))
+        self.stray(turn.stray, "at the end of the line", label)
         self.replay.turns.append(PlayedTurn(label, side, turn, tuple(resolved), before, after))
         self.replay.final = after
+
+    def stray(self, mark: StrayMark | None, where: str, label: str | None = None) -> None:
+        """Warn of a scan's stray comma or full stop (``0-1,``, ``7.,``, ``Be5.``)."""
+        if mark is not None:
+            comma = mark.char == ","
+            code, word = ("repair.comma", "comma") if comma else ("repair.stop", "full stop")
+            self.warn(Diagnostic(code, f"ignored the stray {word} {where}", mark.span, label))
 
     def over_words(self) -> str:
         last = self.replay.turns[-1].label if self.replay.turns else None

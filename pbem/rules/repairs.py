@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from pbem.errors import Diagnostic, NotationError, RuleError
-from pbem.rules.geometry import is_square_name, parse_square
+from pbem.errors import AmbiguousReading, Diagnostic, NotationError, RuleError
+from pbem.rules.geometry import SQUARE_NAMES, is_square_name, parse_square
 from pbem.rules.written import (
     ActionText,
     MoveText,
@@ -92,9 +92,35 @@ def respell(text: ActionText, names: Iterator[str]) -> Any:
 Attempt = Callable[[list[str]], tuple[Any, Any]]
 
 
+#: the squares' own names: written so, a square has no other reading
+_PLAIN = frozenset(SQUARE_NAMES)
+
+
 @functools.lru_cache(maxsize=512)
 def _readings(text: str) -> tuple[tuple[str, bool], ...]:
     return tuple(square_readings(SquareText(text)))
+
+
+class reading_chosen:  # lower case: it reads like a function, ``with reading_chosen(1):``
+    """Inside ``with reading_chosen(i):``, an action with several legal readings takes the
+    ``i``-th (in the order of ``AmbiguousReading.readings``) instead of being refused:
+    for a reader that lets the rest of the record decide (``pbem.records.replay``).
+
+    The choice is the process's while the block runs (validation is one thread per
+    process); blocks nest, the innermost wins.
+    """
+
+    current: int | None = None
+
+    def __init__(self, index: int):
+        self.index = index
+        self.outer: int | None = None
+
+    def __enter__(self) -> None:
+        self.outer, reading_chosen.current = reading_chosen.current, self.index
+
+    def __exit__(self, *exc: object) -> None:
+        reading_chosen.current = self.outer
 
 
 def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
@@ -103,9 +129,15 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
     ``attempt`` returns ``(state, resolved)`` where ``resolved`` has a ``warnings``
     tuple (a dataclass): a repair adds its warning in front.
     """
-    options = [_readings(s.text) for s in squares_of(text)]
-    first = [o[0][0] for o in options]
-    exact = not any(o[0][1] for o in options)
+    first = [s.text for s in squares_of(text)]
+    options: list[tuple[tuple[str, bool], ...]] | None = None
+    # squares written plainly, as nearly always, are read as written first (only when
+    # that is illegal are look-alikes tried: an 'i' may be a misread 'l'); the readings
+    # of a square written otherwise start with its likeliest repair
+    if not _PLAIN.issuperset(first):
+        options = [_readings(name) for name in first]
+        first = [o[0][0] for o in options]
+    exact = options is None or not any(o[0][1] for o in options)
     first_error: RuleError | NotationError | None = None
     winners: list[tuple[list[str], tuple[Any, Any]]] = []
     try:
@@ -115,6 +147,8 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
         winners.append((first, outcome))
     except (RuleError, NotationError) as exc:
         first_error = exc
+    if options is None:
+        options = [_readings(name) for name in first]
     if winners and all(len(o) == 1 for o in options):
         return _with_repair_warning(text, *winners[0])
     for combo in itertools.product(*options):
@@ -127,13 +161,17 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
             continue
     if len(winners) == 1:
         return _with_repair_warning(text, *winners[0])
+    chosen = reading_chosen.current
+    if len(winners) > 1 and chosen is not None and chosen < len(winners):
+        return _with_repair_warning(text, *winners[chosen])
     if len(winners) > 1:
-        readings = " or ".join(repr(format_action(respell(text, iter(n)))) for n, _ in winners)
-        raise NotationError(
+        texts = tuple(format_action(respell(text, iter(n))) for n, _ in winners)
+        readings = " or ".join(repr(t) for t in texts)
+        raise AmbiguousReading(
             f"{format_action(text)!r} can be read as {readings}, and more than one of these "
             "is legal: write the squares plainly",
             span=text.span,
-            code="notation.ambiguous",
+            readings=texts,
         )
     assert first_error is not None
     raise first_error
