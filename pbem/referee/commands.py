@@ -12,13 +12,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, UsageError
+from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, PbemError, UsageError
 from pbem.referee.printable import printable
 
 if TYPE_CHECKING:
     import sqlite3
 
     from pbem.referee.home import Config, Home
+    from pbem.referee.service import Handled
 
 #: sysexits' EX_TEMPFAIL: an MTA keeps the message and tries the pipe again later
 EX_TEMPFAIL = 75
@@ -75,7 +76,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Read one RFC 5322 message on standard input, handle it in one "
         "transaction, then deliver the replies. Exit 0 handled (played, answered, ignored "
         "or a duplicate), 1 refused, 2 unreadable input, 3 store or internal error. With "
-        "--mta: 0 for anything handled, 75 (try again later) for store errors.",
+        "--mta: 0 once the mail is handled (replies that cannot be delivered stay queued), 75 "
+        "(try again later) for any failure before that, so a mail is never bounced or lost.",
     )
     p.add_argument("--home", help=home_help)
     p.add_argument("--mta", action="store_true", help="exit codes for an MTA pipe")
@@ -163,7 +165,7 @@ def cmd_init(args: argparse.Namespace, out: TextIO) -> int:
             raise UsageError(f"cannot create {home.root}: {exc.strerror or exc}") from None
         out.write(f"{home.root}: created {home.config_path.name}; ")
     config = home.load_config()
-    conn = connect(home.db_path)
+    conn = connect(home.db_path, create=True)
     conn.close()
     mailbox.Maildir(str(home.outbox_path), create=True)
     mailbox.Maildir(str(home.inbox_path(config)), create=True)
@@ -172,7 +174,6 @@ def cmd_init(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
-    from pbem.errors import PbemError
     from pbem.records.rulesets import load_ruleset
     from pbem.referee.service import Referee
 
@@ -299,35 +300,50 @@ def _handle_one(referee: object, raw: bytes) -> object:
 
 
 def cmd_mail(args: argparse.Namespace, out: TextIO) -> int:
-    from pbem.errors import PbemError
+    """One mail from an MTA pipe. Under ``--mta`` the exit code tells the mail server what to
+    do: 75 (try again later) for any failure before the mail's transaction committed, so it
+    is never bounced nor lost; 0 once committed, whatever happens to the replies (they stay
+    queued for ``pbem flush``)."""
+    try:
+        handled, home, config, conn = _handle_stdin(args)
+    except Exception as exc:
+        if not args.mta:
+            raise
+        words = str(exc) if isinstance(exc, PbemError | UsageError) else (
+            f"{type(exc).__name__}: {exc}")
+        sys.stderr.write(printable(f"pbem: {words} (the message was not handled: "
+                                   "the mail server will try again later)") + "\n")
+        return EX_TEMPFAIL
+    game = f" (game {handled.game_id})" if handled.game_id else ""
+    out.write(printable(f"{handled.outcome}{game}: {handled.reason or ''}") + "\n")
+    out.flush()
+    try:
+        _finish(args, home, config, conn)
+    except Exception as exc:  # the mail is handled: its replies wait for `pbem flush`
+        if not args.mta:
+            raise
+        sys.stderr.write(printable(f"pbem: after the mail was handled: {type(exc).__name__}: "
+                                   f"{exc} (its replies stay queued)") + "\n")
+    if handled.outcome == "refused" and not args.mta:
+        return EXIT_INVALID
+    return EXIT_OK
+
+
+def _handle_stdin(args: argparse.Namespace) -> tuple[Handled, Home, Config, sqlite3.Connection]:
+    """Read the mail on standard input and handle it (committed when this returns)."""
     from pbem.referee.inbox import looks_like_mail
+    from pbem.referee.service import Referee
 
     raw = sys.stdin.buffer.read()
     if not raw.strip():
         raise UsageError("no message on standard input")
     if not looks_like_mail(raw):
         raise UsageError("standard input is not an email message (it has no header lines)")
-    try:
-        home, config, conn = _open(args)
-        from pbem.referee.service import Referee
-
-        handled = Referee(conn, config).handle(raw)
-    except PbemError as exc:
-        if args.mta:
-            sys.stderr.write(f"pbem: {exc} (the message was not handled: try again later)\n")
-            return EX_TEMPFAIL
-        raise
-    game = f" (game {handled.game_id})" if handled.game_id else ""
-    out.write(printable(f"{handled.outcome}{game}: {handled.reason or ''}") + "\n")
-    out.flush()
-    _finish(args, home, config, conn)
-    if handled.outcome == "refused" and not args.mta:
-        return EXIT_INVALID
-    return EXIT_OK
+    home, config, conn = _open(args)
+    return Referee(conn, config).handle(raw), home, config, conn
 
 
 def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
-    from pbem.errors import PbemError
     from pbem.referee.service import Referee
     from pbem.referee.sources import ImapMessageSource, MaildirSource, MessageSource
 
@@ -426,7 +442,6 @@ def cmd_tick(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _operator(args: argparse.Namespace, out: TextIO, action: str, *extra: str) -> int:
-    from pbem.errors import PbemError
     from pbem.referee import operator
     from pbem.referee.games import GameNotFound
     from pbem.referee.service import Referee

@@ -166,14 +166,30 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
 )
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """Open the store (autocommit: transactions are explicit) and bring its schema up to date."""
+def connect(path: Path, *, create: bool = False) -> sqlite3.Connection:
+    """Open the store (autocommit: transactions are explicit) and bring its schema up to date.
+
+    Only ``pbem init`` passes ``create``: a store that is missing or empty (0 bytes) is
+    refused, never silently made anew, since a new store knows no games and would answer
+    every player "this address plays no game" while the real games wait elsewhere.
+    """
+    if not create:
+        _check_exists(path)
     try:
         conn = sqlite3.connect(
             str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
         )
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if not create and conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'"
+        ).fetchone() is None:
+            conn.close()
+            raise StoreError(
+                f"{path} is not a pbem store (it has no schema): the referee does not "
+                "write into it; restore the store from a backup, or run `pbem init` for a "
+                "new one", code="store.missing",
+            )
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -181,6 +197,25 @@ def connect(path: Path) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open the store {path}: {exc}") from None
     return conn
+
+
+def _check_exists(path: Path) -> None:
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise StoreError(
+            f"there is no store at {path}: the referee never creates one by itself (only "
+            "`pbem init` does); restore it from a backup, or check $PBEM_HOME",
+            code="store.missing",
+        ) from None
+    except OSError as exc:
+        raise StoreError(f"cannot open the store {path}: {exc.strerror or exc}") from None
+    if size == 0:
+        raise StoreError(
+            f"the store {path} is empty (0 bytes): the referee does not start a new one in "
+            "its place; restore it from a backup (or remove it and run `pbem init`)",
+            code="store.missing",
+        )
 
 
 def applied_migrations(conn: sqlite3.Connection) -> list[str]:
