@@ -97,8 +97,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "flush", help="deliver queued mail (retry failed deliveries)",
-        description="Deliver every queued mail, over SMTP when configured, else into the "
-        "outbox Maildir. Exit 3 when some delivery failed (it stays queued).",
+        description="Deliver every queued mail now, over SMTP when configured, else into the "
+        "outbox Maildir, also those waiting for their next retry. A mail the server refuses "
+        "for good (550, 552) is given up alone, logged in its game and reported to the "
+        "operator. Exit 3 when some delivery failed or was given up.",
     )
     p.add_argument("--home", help=home_help)
     p.set_defaults(func=cmd_flush)
@@ -120,8 +122,7 @@ def _deliver(home: Home, config: Config, conn: sqlite3.Connection) -> bool:
     from pbem.referee.outbox import deliver
 
     result = deliver(conn, config, home.outbox_path)
-    for error in result.errors[:5]:
-        sys.stderr.write(f"pbem: delivery failed, will retry: {error}\n")
+    _report_delivery(result.errors[:5], result.given_up)
     return result.failed == 0
 
 
@@ -133,6 +134,13 @@ def _finish(args: argparse.Namespace, home: Home, config: Config,
     update_site(home, config, conn)
     if not args.no_send:
         _deliver(home, config, conn)
+
+
+def _report_delivery(errors: list[str], given_up: list[str]) -> None:
+    for error in errors:
+        sys.stderr.write(printable(f"pbem: delivery failed, will retry: {error}") + "\n")
+    for said in given_up:
+        sys.stderr.write(printable(f"pbem: given up: {said}") + "\n")
 
 
 # -- commands --------------------------------------------------------------------------
@@ -387,11 +395,11 @@ def cmd_flush(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.referee.outbox import deliver
 
     home, config, conn = _open(args)
-    result = deliver(conn, config, home.outbox_path)
-    out.write(f"{result.sent} sent, {result.failed} still queued\n")
-    for error in result.errors:
-        sys.stderr.write(f"pbem: delivery failed, will retry: {error}\n")
-    return EXIT_INPUT if result.failed else EXIT_OK
+    result = deliver(conn, config, home.outbox_path, everything=True)
+    given_up = f", {len(result.given_up)} given up" if result.given_up else ""
+    out.write(f"{result.sent} sent, {result.failed} still queued{given_up}\n")
+    _report_delivery(result.errors, result.given_up)
+    return EXIT_INPUT if result.failed or result.given_up else EXIT_OK
 
 
 # -- the clock and the game master ------------------------------------------------------

@@ -11,13 +11,13 @@ import email.errors
 import email.header
 import email.parser
 import email.policy
-import hashlib
 import re
 from dataclasses import dataclass
 from email.message import Message
 from email.utils import getaddresses
 
 from pbem.referee.autoreply import automatic
+from pbem.referee.dedupe import digest
 from pbem.referee.extract import Body, extract_body
 from pbem.referee.sender import read_sender
 
@@ -32,6 +32,8 @@ MAX_HEADER = 4000
 class Incoming:
     raw: bytes
     message_id: str
+    #: the mail's digest (``dedupe.digest``): with the Message-ID, what makes it the same mail
+    digest: str
     sender: str  # the From address, lower case; "" when there is none
     sender_name: str
     subject: str
@@ -83,7 +85,8 @@ def read_message(raw: bytes) -> Incoming:
         except RecursionError:
             body = Body("", (), "none", "the mail's parts are nested too deep to read")
     ids = _ids(_header(msg, "Message-ID"))
-    message_id = ids[0] if ids else "sha256:" + hashlib.sha256(raw).hexdigest()
+    mail_digest = digest(raw)
+    message_id = ids[0] if ids else "sha256:" + mail_digest
     subject = _header(msg, "Subject")
     refs = _ids(_header(msg, "In-Reply-To")) + list(reversed(_ids(_header(msg, "References"))))
     seen: list[str] = []
@@ -99,6 +102,7 @@ def read_message(raw: bytes) -> Incoming:
     return Incoming(
         raw=raw,
         message_id=message_id,
+        digest=mail_digest,
         sender=sender,
         sender_name=name,
         subject=subject,

@@ -2,8 +2,14 @@
 
 A row is claimed (``sending``, with who claimed it and when) in a short
 transaction before it is sent, so two processes never send the same mail; it is
-marked ``sent`` right after the server (or the Maildir) has it. A failed
-delivery goes back to ``queued`` with its error and is retried by the next run.
+marked ``sent`` right after the server (or the Maildir) has it. Each mail fails
+alone: a final refusal (``550`` no such user, ``552`` too big) marks it ``failed``
+with the server's words, logs it in its game and tells the operator; a temporary
+one puts it back to ``queued`` until a delay that doubles with each attempt, and
+after ``limits.delivery_attempts`` it is given up the same way. The mails behind a
+failed one go on (over a new connection if the old one broke); only a server that
+cannot be reached at all stops the run. ``pbem flush`` retries every queued mail at
+once, whatever its delay.
 Maildir delivery is idempotent (the file name comes from the Message-ID), so a
 crash between delivery and marking never makes a second copy; over SMTP that
 window is a few milliseconds wide, and a resent mail has the same Message-ID.
@@ -23,8 +29,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pbem.referee.compose import Outgoing, build_mail, new_message_id
 from pbem.referee.faults import fault_point
 from pbem.referee.home import Config, SmtpSettings
+from pbem.referee.limits import Limits, load_limits
+from pbem.referee.retry import ConnectFailed, Verdict, judge, retry_delay
 from pbem.referee.store import transaction
 
 #: a claim older than this is taken over even if its process may still be alive
@@ -34,8 +43,11 @@ STALE_CLAIM_SECONDS = 600.0
 @dataclass
 class Delivery:
     sent: int = 0
+    #: mails that failed for now and stay queued
     failed: int = 0
     errors: list[str] = field(default_factory=list)
+    #: mails given up in this run (refused for good, or out of attempts), in words
+    given_up: list[str] = field(default_factory=list)
 
 
 def _me() -> str:
@@ -59,17 +71,20 @@ def _claim_is_dead(claimed_by: str | None, claimed_at: float | None) -> bool:
     return int(pid) == os.getpid()
 
 
-def claim(conn: sqlite3.Connection, limit: int | None = None) -> list[sqlite3.Row]:
-    """Take the rows this process will deliver: queued ones, and dead claims."""
+def claim(conn: sqlite3.Connection, limit: int | None = None,
+          everything: bool = False) -> list[sqlite3.Row]:
+    """Take the rows this process will deliver: queued ones whose retry time has come (all
+    queued ones with ``everything``), and dead claims."""
     me, now = _me(), time.time()
     with transaction(conn):
         rows = conn.execute(
-            "SELECT id, claimed_by, claimed_at, status FROM outbox "
+            "SELECT id, claimed_by, claimed_at, status, next_attempt_at FROM outbox "
             "WHERE status IN ('queued', 'sending') ORDER BY id"
         ).fetchall()
         ids = [
             r["id"] for r in rows
-            if r["status"] == "queued" or _claim_is_dead(r["claimed_by"], r["claimed_at"])
+            if (r["status"] == "queued" and (everything or (r["next_attempt_at"] or 0) <= now))
+            or (r["status"] == "sending" and _claim_is_dead(r["claimed_by"], r["claimed_at"]))
         ]
         if limit is not None:
             ids = ids[:limit]
@@ -83,13 +98,14 @@ def claim(conn: sqlite3.Connection, limit: int | None = None) -> list[sqlite3.Ro
         return []
     marks = ",".join("?" * len(ids))
     return conn.execute(
-        f"SELECT id, message_id, recipient, raw FROM outbox WHERE id IN ({marks}) ORDER BY id",
+        "SELECT id, message_id, recipient, raw, kind, game_id, attempts FROM outbox "
+        f"WHERE id IN ({marks}) ORDER BY id",
         ids,
     ).fetchall()
 
 
-def _mark(conn: sqlite3.Connection, sent: list[int], failed: list[tuple[int, str]]) -> None:
-    if not sent and not failed:
+def _mark_sent(conn: sqlite3.Connection, sent: list[int]) -> None:
+    if not sent:
         return
     now = time.time()
     with transaction(conn):
@@ -99,12 +115,60 @@ def _mark(conn: sqlite3.Connection, sent: list[int], failed: list[tuple[int, str
                 "claimed_by = NULL WHERE id = ?",
                 (now, i),
             )
-        for i, error in failed:
+
+
+def _mark_failed(conn: sqlite3.Connection, config: Config, limits: Limits,
+                 failed: list[tuple[sqlite3.Row, Verdict]], result: Delivery) -> None:
+    """Back to the queue with a retry time, or given up: logged, and the operator told."""
+    if not failed:
+        return
+    now = time.time()
+    with transaction(conn):
+        for row, verdict in failed:
+            attempts = int(row["attempts"])
+            if not verdict.permanent and attempts < limits.delivery_attempts:
+                conn.execute(
+                    "UPDATE outbox SET status = 'queued', last_error = ?, claimed_by = NULL, "
+                    "next_attempt_at = ? WHERE id = ?",
+                    (verdict.words, now + retry_delay(attempts, limits), row["id"]),
+                )
+                result.failed += 1
+                result.errors.append(f"{row['recipient']}: {verdict.words}")
+                continue
+            words = verdict.words if verdict.permanent else (
+                f"gave up after {attempts} attempts: {verdict.words}")
             conn.execute(
-                "UPDATE outbox SET status = 'queued', last_error = ?, claimed_by = NULL "
+                "UPDATE outbox SET status = 'failed', last_error = ?, claimed_by = NULL "
                 "WHERE id = ?",
-                (error, i),
+                (words, row["id"]),
             )
+            said = f"the {row['kind']} mail to {row['recipient']} was not delivered: {words}"
+            result.given_up.append(said)
+            if row["game_id"] is not None:
+                conn.execute(
+                    "INSERT INTO game_log (game_id, at, kind, text) VALUES (?, ?, ?, ?)",
+                    (row["game_id"], now, "delivery-failed", said),
+                )
+            if limits.operator and row["kind"] != "operator":
+                _tell_operator(conn, config, limits.operator, row, said)
+
+
+def _tell_operator(conn: sqlite3.Connection, config: Config, operator: str,
+                   row: sqlite3.Row, said: str) -> None:
+    game = f"game {row['game_id']}: " if row["game_id"] is not None else ""
+    text = (f"The referee gave up a mail.\n\n{said}\n\nIts Message-ID was "
+            f"{row['message_id']}; `pbem show {row['game_id'] or 'GAME'} --log` lists it. "
+            "The player has not received it: tell them another way, or fix the address "
+            "and start again.\n")
+    out = Outgoing("operator", operator, f"Realm referee: {game}a mail was not delivered",
+                   text, game_id=row["game_id"])
+    message_id = new_message_id(config, row["game_id"])
+    conn.execute(
+        "INSERT INTO outbox (message_id, game_id, recipient, kind, raw, created_at) "
+        "VALUES (?, ?, ?, 'operator', ?, ?)",
+        (message_id, row["game_id"], operator, build_mail(config, out, message_id),
+         time.time()),
+    )
 
 
 class MaildirSink:
@@ -174,7 +238,10 @@ class SmtpSink:
 
     def send(self, message_id: str, recipient: str, raw: bytes) -> None:
         if self.smtp is None:
-            self.smtp = self._connect()
+            try:
+                self.smtp = self._connect()
+            except (smtplib.SMTPException, OSError, ssl.SSLError) as exc:
+                raise ConnectFailed(exc) from exc
         self.smtp.sendmail(self.envelope_from, [recipient], raw)
 
     def close(self) -> None:
@@ -183,42 +250,60 @@ class SmtpSink:
                 self.smtp.quit()
             self.smtp = None
 
+    def drop(self) -> None:
+        """Forget a broken connection: the next mail opens a new one."""
+        if self.smtp is not None:
+            with contextlib.suppress(smtplib.SMTPException, OSError):
+                self.smtp.close()
+            self.smtp = None
 
-def deliver(conn: sqlite3.Connection, config: Config, outbox_path: Path) -> Delivery:
-    """Send everything queued; what fails stays queued with its error."""
+
+def deliver(conn: sqlite3.Connection, config: Config, outbox_path: Path,
+            everything: bool = False) -> Delivery:
+    """Send what is due (with ``everything``: all that is queued). Each mail fails alone."""
+    limits = load_limits(config)
     result = Delivery()
-    rows = claim(conn)
+    rows = claim(conn, everything=everything)
     if not rows:
         return result
-    sink: MaildirSink | SmtpSink
-    if config.smtp is not None:
-        sink = SmtpSink(config.smtp, config.address)
-    else:
-        sink = MaildirSink(outbox_path)
-    sent: list[int] = []
-    failed: list[tuple[int, str]] = []
+    failed: list[tuple[sqlite3.Row, Verdict]] = []
+    sent: list[int] = []  # Maildir deliveries, marked together at the end
+    sink: MaildirSink | SmtpSink | None = None
     try:
-        for row in rows:
+        sink = SmtpSink(config.smtp, config.address) if config.smtp is not None else (
+            MaildirSink(outbox_path))
+        for n, row in enumerate(rows):
             try:
                 sink.send(row["message_id"], row["recipient"], bytes(row["raw"]))
-            except (smtplib.SMTPException, OSError, ssl.SSLError) as exc:
-                error = f"{type(exc).__name__}: {exc}"
-                failed.append((row["id"], error))
-                result.errors.append(f"{row['recipient']}: {error}")
-                if isinstance(exc, smtplib.SMTPRecipientsRefused | smtplib.SMTPDataError):
-                    continue
-                # the connection is gone: the rest waits for the next run
-                failed.extend((r["id"], error) for r in rows[rows.index(row) + 1 :])
-                break
+            except Exception as exc:  # every failure is this mail's alone, or the server's
+                verdict = judge(exc)
+                failed.append((row, verdict))
+                if isinstance(exc, ConnectFailed):  # nothing can go now: all wait
+                    failed.extend((r, verdict) for r in rows[n + 1 :])
+                    break
+                if verdict.reconnect and isinstance(sink, SmtpSink):
+                    sink.drop()
+                continue
             fault_point("after-send")
-            sent.append(row["id"])
-            if config.smtp is not None:
-                _mark(conn, [row["id"]], [])  # shrink the resend window to this one mail
-                sent.pop()
-                result.sent += 1
+            result.sent += 1
+            if isinstance(sink, SmtpSink):
+                _mark_sent(conn, [row["id"]])  # at once: the resend window is this one mail
+            else:
+                sent.append(row["id"])  # Maildir delivery is idempotent: mark them together
+    except Exception as exc:  # the sink itself (an outbox that is no folder): all wait
+        done = {r["id"] for r, _ in failed} | set(sent) | _sent_ids(conn, rows)
+        verdict = Verdict(False, False, f"{type(exc).__name__}: {exc}")
+        failed.extend((r, verdict) for r in rows if r["id"] not in done)
     finally:
-        sink.close()
-        result.sent += len(sent)
-        result.failed = len(failed)
-        _mark(conn, sent, failed)
+        if sink is not None:
+            sink.close()
+        _mark_sent(conn, sent)
+        _mark_failed(conn, config, limits, failed, result)
     return result
+
+
+def _sent_ids(conn: sqlite3.Connection, rows: list[sqlite3.Row]) -> set[int]:
+    marks = ",".join("?" * len(rows))
+    return {r[0] for r in conn.execute(
+        f"SELECT id FROM outbox WHERE status = 'sent' AND id IN ({marks})",
+        [r["id"] for r in rows])}

@@ -25,6 +25,7 @@ from pbem.referee import digest, movelist, observers, players, publish, takeback
 from pbem.referee.accounts import account_token
 from pbem.referee.clock import ClockSettings, ClockState
 from pbem.referee.compose import Outgoing, build_mail, new_message_id, quote
+from pbem.referee.dedupe import handled_before
 from pbem.referee.faults import fault_point
 from pbem.referee.games import (
     SIDES,
@@ -216,14 +217,12 @@ class Referee:
         arrived = self.now()  # before waiting for the lock: the arrival time, for lateness
         try:
             with transaction(self.conn):
-                if self.conn.execute(
-                    "SELECT 1 FROM messages WHERE message_id = ?", (inc.message_id,)
-                ).fetchone():
+                if handled_before(self.conn, inc.message_id, inc.digest):
                     return Handled("duplicate", f"{inc.message_id} was handled before")
                 cur = self.conn.execute(
-                    "INSERT INTO messages (message_id, received_at, sender, subject, raw, outcome)"
-                    " VALUES (?, ?, ?, ?, ?, 'pending')",
-                    (inc.message_id, time.time(), inc.sender, inc.subject, raw),
+                    "INSERT INTO messages (message_id, digest, received_at, sender, subject, raw,"
+                    " outcome) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+                    (inc.message_id, inc.digest, time.time(), inc.sender, inc.subject, raw),
                 )
                 row = int(cur.lastrowid or 0)
                 handled, side = self._decide(inc, row, arrived)

@@ -26,6 +26,8 @@ class StoreError(PbemError):
 BUSY_TIMEOUT_MS = 60_000
 
 #: (name, SQL). Append only: a released migration is never edited.
+#: A migration that rebuilds a table runs with foreign keys off (SQLite's way to alter a
+#: table that others refer to), and the references are checked before it commits.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     (
         "0001-games-turns-messages-outbox",
@@ -163,6 +165,42 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         ALTER TABLE accounts ADD COLUMN timezone TEXT;
         """,
     ),
+    (
+        "0004-outbox-retry-times",
+        """
+        -- when a mail that failed for now is tried again (NULL: at once); a mail refused
+        -- for good, or out of attempts, has status 'failed'
+        ALTER TABLE outbox ADD COLUMN next_attempt_at REAL;
+        """,
+    ),
+    (
+        "0005-messages-digest-not-unique",
+        """
+        -- a Message-ID is the sender's choice: the same one may come with another mail.
+        -- A mail is the same when its Message-ID and its digest (pbem.referee.dedupe) are.
+        CREATE TABLE messages_new (
+            id INTEGER PRIMARY KEY,
+            message_id TEXT NOT NULL,                 -- Message-ID, or sha256: of the mail
+            digest TEXT,                              -- NULL for mails from before 0005
+            received_at REAL NOT NULL,
+            game_id INTEGER REFERENCES games(id),
+            side TEXT,
+            sender TEXT,
+            subject TEXT,
+            raw BLOB NOT NULL,
+            outcome TEXT NOT NULL,   -- accepted | refused | info | unknown-sender | ignored
+            reason TEXT
+        );
+        INSERT INTO messages_new (id, message_id, received_at, game_id, side, sender, subject,
+                                  raw, outcome, reason)
+            SELECT id, message_id, received_at, game_id, side, sender, subject, raw, outcome,
+                   reason FROM messages;
+        DROP TABLE messages;
+        ALTER TABLE messages_new RENAME TO messages;
+        CREATE INDEX messages_game ON messages(game_id);
+        CREATE INDEX messages_message_id ON messages(message_id);
+        """,
+    ),
 )
 
 
@@ -232,16 +270,27 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
     for name, sql in MIGRATIONS:
         if name in done:
             continue
-        with transaction(conn):
-            # another process may have applied it while we waited for the lock
-            if conn.execute("SELECT 1 FROM schema_migrations WHERE name = ?", (name,)).fetchone():
-                continue
-            for statement in _statements(sql):
-                conn.execute(statement)
-            conn.execute(
-                "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
-                (name, time.time()),
-            )
+        rebuild = "DROP TABLE" in sql
+        if rebuild:
+            conn.execute("PRAGMA foreign_keys = OFF")  # a no-op inside a transaction
+        try:
+            with transaction(conn):
+                # another process may have applied it while we waited for the lock
+                if conn.execute(
+                    "SELECT 1 FROM schema_migrations WHERE name = ?", (name,)
+                ).fetchone():
+                    continue
+                for statement in _statements(sql):
+                    conn.execute(statement)
+                if rebuild and conn.execute("PRAGMA foreign_key_check").fetchone():
+                    raise StoreError(f"migration {name} would break the store's references")
+                conn.execute(
+                    "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
+                    (name, time.time()),
+                )
+        finally:
+            if rebuild:
+                conn.execute("PRAGMA foreign_keys = ON")
         applied.append(name)
     return applied
 

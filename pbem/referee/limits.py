@@ -1,0 +1,78 @@
+"""How much the referee will do for one mail, one address, one game and one day.
+
+Mail comes from anyone, so every answer is bounded: a reply quotes a few short lines
+and is cut at a size, subjects are short, and answers are rate limited per address,
+per game and per day, with strangers (mail that proves no key) answered once a day
+at most. Outgoing mail that the server refuses for good is given up at once; a
+temporary refusal is retried with a growing delay, a limited number of times. The
+values come from the ``limits`` section of ``config.yaml``; the defaults suit a club.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from pbem.referee.home import Config, ConfigError
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    #: lines of the player's mail quoted back in a refusal, and their width
+    quote_lines: int = 6
+    quote_width: int = 78
+    #: the text of any reply is cut here (characters)
+    reply_chars: int = 100_000
+    #: a subject is cut (at a word) to this many characters, the game's tag not counted
+    subject_chars: int = 80
+    #: answers (refusals, replies to commands) to one address in 24 hours
+    answers_per_address: int = 30
+    #: answers about one game in 24 hours
+    answers_per_game: int = 60
+    #: answers to mail that proved no key (strangers, forgeries) to one address in 24 hours
+    stranger_answers_per_address: int = 1
+    #: answers to mail that proved no key, to all addresses together, in 24 hours
+    stranger_answers_per_day: int = 100
+    #: delivery attempts of one mail before it is given up (temporary failures)
+    delivery_attempts: int = 10
+    #: the first retry's delay (seconds); each further one waits twice as long
+    retry_seconds: int = 300
+    #: the longest delay between two attempts (seconds)
+    retry_max_seconds: int = 6 * 3600
+    #: the operator's address, told of mail given up; None: told on stderr and in the log
+    operator: str | None = None
+
+
+#: the upper bound of each number (the lower is 1, or 0 for the answers)
+_RANGES = {
+    "quote_lines": (0, 200), "quote_width": (20, 998), "reply_chars": (1000, 10_000_000),
+    "subject_chars": (20, 500), "answers_per_address": (0, 100_000),
+    "answers_per_game": (0, 100_000), "stranger_answers_per_address": (0, 1000),
+    "stranger_answers_per_day": (0, 1_000_000), "delivery_attempts": (1, 1000),
+    "retry_seconds": (1, 86_400), "retry_max_seconds": (1, 30 * 86_400),
+}
+
+
+def load_limits(config: Config) -> Limits:
+    """The ``limits`` section of the config (and the top-level ``operator`` address)."""
+    raw: Any = config.extra.get("limits") or {}
+    if not isinstance(raw, dict):
+        raise ConfigError("config.yaml: 'limits' must be a mapping of numbers")
+    names = {f.name for f in fields(Limits)} - {"operator"}
+    unknown = sorted(set(raw) - names)
+    if unknown:
+        raise ConfigError(f"config.yaml: limits.{unknown[0]} is not a setting; the settings "
+                          f"are {', '.join(sorted(names))}")
+    values: dict[str, Any] = {}
+    for name, value in raw.items():
+        low, high = _RANGES[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ConfigError(f"config.yaml: limits.{name} must be a whole number from {low} "
+                              f"to {high}, not {value!r}")
+        values[name] = value
+    operator = config.extra.get("operator")
+    if operator is not None:
+        if not isinstance(operator, str) or "@" not in operator or " " in operator.strip():
+            raise ConfigError(f"config.yaml: operator {operator!r} is not an email address")
+        values["operator"] = operator.strip()
+    return Limits(**values)
