@@ -88,7 +88,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "poll", help="handle every new message in a Maildir or an IMAP folder",
         description="Handle every new message of a Maildir (MAILDIR; else the config's IMAP "
         "folder when an imap section is configured; else the config's inbox Maildir), each "
-        "in its own transaction, marking each handled once committed; then deliver.",
+        "in its own transaction, marking each handled once committed; then deliver. A "
+        "message that cannot be read or handled is logged and put aside (a Maildir's failed/ "
+        "folder; flagged \\Flagged $PbemFailed on IMAP) and the poll goes on; a store "
+        "that cannot be written stops it, leaving the rest for the next poll. Exit 3 when "
+        "some message was not handled.",
     )
     p.add_argument("maildir", nargs="?", metavar="MAILDIR")
     p.add_argument("--home", help=home_help)
@@ -352,8 +356,11 @@ def _handle_stdin(args: argparse.Namespace) -> tuple[Handled, Home, Config, sqli
 
 
 def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
+    import sqlite3
+
     from pbem.referee.service import Referee
-    from pbem.referee.sources import ImapMessageSource, MaildirSource, MessageSource
+    from pbem.referee.sources import ImapMessageSource, MaildirSource, MessageSource, Unreadable
+    from pbem.referee.store import StoreError
 
     home, config, conn = _open(args)
     imap = config.extra.get("imap")
@@ -371,12 +378,23 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
     failed = 0
     try:
         for key, raw in source.messages():
+            name = Path(key).name if isinstance(source, MaildirSource) else key
             try:
+                if isinstance(raw, Unreadable):
+                    raise raw
                 handled = referee.handle(raw)
-            except PbemError as exc:
+            except (StoreError, sqlite3.Error) as exc:  # the store, not the mail: all wait
+                sys.stderr.write(printable(f"pbem: {name}: not handled, left for the next "
+                                           f"poll: {exc}") + "\n")
                 failed += 1
-                name = Path(key).name if isinstance(source, MaildirSource) else key
-                sys.stderr.write(f"pbem: {name}: not handled, left for the next poll: {exc}\n")
+                break
+            except Exception as exc:  # this mail alone: put aside, and go on with the next
+                failed += 1
+                where = source.failed(key)
+                words = str(exc) if isinstance(exc, PbemError | Unreadable) else (
+                    f"{type(exc).__name__}: {exc}")
+                sys.stderr.write(printable(f"pbem: {name}: not handled ({words}); {where}")
+                                 + "\n")
                 continue
             source.done(key)
             counts[handled.outcome] = counts.get(handled.outcome, 0) + 1

@@ -50,6 +50,8 @@ TlsMode = Literal["ssl", "starttls", "none"]
 TLS_MODES: tuple[TlsMode, ...] = ("ssl", "starttls", "none")
 DEFAULT_PORTS: dict[str, int] = {"ssl": 993, "starttls": 143, "none": 143}
 DEFAULT_FLAG = "$PbemHandled"
+#: the keyword (beside \\Flagged) on a message that could not be handled: never fetched again
+FAILED_FLAG = "$PbemFailed"
 
 # IMAP atom: no space, control characters or any of ( ) { % * " \ ]
 _ATOM = re.compile(r'^[^\x00-\x20\x7f(){%*"\\\]]+$')
@@ -482,7 +484,7 @@ class ImapSession:
         last = self.last_handled() or 0
         criteria = ["UNDELETED"]
         if self.keywords_allowed:
-            criteria.append(f"UNKEYWORD {self.settings.handled_flag}")
+            criteria += [f"UNKEYWORD {self.settings.handled_flag}", f"UNKEYWORD {FAILED_FLAG}"]
         data = self._uid("SEARCH", f"UID {last + 1}:*", *criteria)
         # "n+1:*" also matches the highest UID when it is below n+1 (RFC 3501 6.4.8)
         return sorted(u for u in (int(x) for x in b" ".join(data or [b""]).split()) if u > last)
@@ -513,6 +515,21 @@ class ImapSession:
         self._uid("STORE", str(uid), "+FLAGS.SILENT", f"({flags})")
         if self.settings.move_to is not None:
             self._move(uid)
+        self._passed(uid)
+
+    def mark_failed(self, key: str) -> str:
+        """Flag a message that could not be handled (``\\Flagged`` and ``$PbemFailed``) and
+        pass it by, so that the operator sees it in the folder and no poll fetches it again."""
+        uid = self._parse_key(key)
+        flags = "\\Flagged"
+        if self.keywords_allowed:
+            flags += " " + FAILED_FLAG
+        self._uid("STORE", str(uid), "+FLAGS.SILENT", f"({flags})")
+        self._passed(uid)
+        return f"flagged {flags} in {self.folder!r}"
+
+    def _passed(self, uid: int) -> None:
+        """Move the high-water mark over a message that is done with (handled or failed)."""
         self._open.discard(uid)
         if uid > self._polled_up_to:
             return  # not from the last poll: flagged, and the next poll will see the rest

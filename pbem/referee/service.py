@@ -9,6 +9,7 @@ handled once.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import time
 from dataclasses import dataclass, field, replace
@@ -26,7 +27,7 @@ from pbem.referee.accounts import account_token
 from pbem.referee.clock import ClockSettings, ClockState
 from pbem.referee.compose import Outgoing, build_mail, new_message_id, quote
 from pbem.referee.dedupe import handled_before
-from pbem.referee.faults import fault_point
+from pbem.referee.faults import fail_mail, fault_point
 from pbem.referee.games import (
     SIDES,
     Game,
@@ -213,7 +214,12 @@ class Referee:
 
     # -- messages -----------------------------------------------------------------------
     def handle(self, raw: bytes) -> Handled:
-        inc = read_message(raw)
+        try:
+            fail_mail(raw)
+            inc = read_message(raw)
+        except Exception as exc:
+            self._record_failure("sha256:" + hashlib.sha256(raw).hexdigest(), exc)
+            raise
         arrived = self.now()  # before waiting for the lock: the arrival time, for lateness
         try:
             with transaction(self.conn):

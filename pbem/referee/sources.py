@@ -2,24 +2,35 @@
 
 A source yields ``(key, raw bytes)`` and is told ``done(key)`` once the message
 is handled and committed; a crash in between means the message is read again,
-and the store's Message-ID check makes that harmless. The Maildir source and
-the IMAP one (over ``imap_source``) are here.
+and the store's Message-ID check makes that harmless. A message that cannot be
+read or handled is yielded as :class:`Unreadable` or fails in the referee; the
+source is then told ``failed(key)`` and puts it aside (a Maildir's ``failed/``
+folder; a flag on IMAP), so that it never stops the poll again. The Maildir
+source and the IMAP one (over ``imap_source``) are here.
 """
 
 from __future__ import annotations
 
 import contextlib
+import mailbox
 import os
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
 
+class Unreadable(Exception):
+    """A message the source has but cannot hand out (unreadable, or not a file)."""
+
+
 class MessageSource(Protocol):
-    def messages(self) -> Iterator[tuple[str, bytes]]: ...
+    def messages(self) -> Iterator[tuple[str, bytes | Unreadable]]: ...
 
     def done(self, key: str) -> None: ...
+
+    def failed(self, key: str) -> str: ...
 
     def close(self) -> None: ...
 
@@ -61,13 +72,29 @@ class MaildirSource:
                     found.append(Path(entry.path))
         return sorted(found, key=_arrival)
 
-    def messages(self) -> Iterator[tuple[str, bytes]]:
+    def messages(self) -> Iterator[tuple[str, bytes | Unreadable]]:
         for path in self._unseen():
             try:
+                info = os.lstat(path)
+                if not stat.S_ISREG(info.st_mode):  # a FIFO would block, a folder fail
+                    yield str(path), Unreadable("not a regular file")
+                    continue
                 raw = path.read_bytes()
             except FileNotFoundError:
                 continue  # taken by another poll meanwhile
+            except OSError as exc:
+                yield str(path), Unreadable(exc.strerror or str(exc))
+                continue
             yield str(path), raw
+
+    def failed(self, key: str) -> str:
+        """Move the message into the ``failed/`` Maildir beside ``new/`` and ``cur/``."""
+        path = Path(key)
+        target = self.path / "failed"
+        mailbox.Maildir(str(target), create=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.rename(path, target / "new" / path.name.partition(":2,")[0])
+        return f"moved to {target / 'new'}"
 
     def done(self, key: str) -> None:
         path = Path(key)
@@ -101,11 +128,14 @@ class ImapMessageSource:
             self._db.close()
             raise
 
-    def messages(self) -> Iterator[tuple[str, bytes]]:
+    def messages(self) -> Iterator[tuple[str, bytes | Unreadable]]:
         return self._session.messages()
 
     def done(self, key: str) -> None:
         self._session.mark_handled(key)
+
+    def failed(self, key: str) -> str:
+        return self._session.mark_failed(key)
 
     def close(self) -> None:
         try:

@@ -100,3 +100,36 @@ def test_an_explicit_maildir_wins_over_the_imap_section(home, server, tmp_path):
     run = run_pbem(home, "poll", str(maildir))
     assert run.returncode == 0, run.stderr.decode()
     assert run.stdout.decode().startswith("0 messages")
+
+
+def test_a_mail_that_fails_is_flagged_and_the_poll_goes_on(home, server):
+    """Issue 12, item 2: one mail whose handling fails (injected: PBEM_FAULT) is flagged
+    \\Flagged $PbemFailed and passed by; the turns around it are played."""
+    table = new_table(home)
+    _configure(home, server)
+    _append(server, table.white.reply("Bh11"))
+    _append(server, b"From: x@players.test\r\nSubject: FAIL-ME\r\n"
+                    b"Message-ID: <fail@players.test>\r\n\r\nbroken\r\n")
+    hostile = Path(__file__).parents[1] / "hostile" / "mail"
+    _append(server, (hostile / "multipart-nested-1000-deep.eml").read_bytes())
+    fault = {"PBEM_FAULT": "fail-mail:FAIL-ME"}
+    run = run_pbem(home, "poll", env=fault)
+    assert run.returncode == 3, run.stderr.decode()
+    assert "2 messages" in run.stdout.decode() and "1 not handled" in run.stdout.decode()
+    assert "injected failure" in run.stderr.decode() and "$PbemFailed" in run.stderr.decode()
+    assert table.turns() == ["1w"]
+    table.deliver()
+    _append(server, table.black.reply("Bh2"))
+    run = run_pbem(home, "poll", env=fault)
+    assert run.returncode == 0, run.stderr.decode()
+    assert run.stdout.decode().startswith("1 message: 1 accepted")
+    assert table.turns() == ["1w", "1b"]
+    client = server.client()
+    try:
+        client.select(quote(FOLDER))
+        typ, data = client.uid("SEARCH", "KEYWORD", "$PbemFailed")
+        assert typ == "OK" and len(data[0].split()) == 1
+        typ, data = client.uid("SEARCH", "FLAGGED")
+        assert len(data[0].split()) == 1
+    finally:
+        client.logout()
