@@ -103,10 +103,14 @@ def build_mail(config: Config, out: Outgoing, message_id: str) -> bytes:
     return msg.as_bytes(policy=email.policy.SMTP)  # CRLF: what SMTP DATA needs
 
 
-def quote(text: str, limit: int = 200) -> str:
-    """The player's message quoted back, as mail programs quote (``> ``)."""
-    lines = text.rstrip("\n").splitlines()
-    shown = [f"> {ln}".rstrip() for ln in lines[:limit]]
-    if len(lines) > limit:
-        shown.append(f"> [... {len(lines) - limit} more lines]")
+def quote(text: str, limit: int = 6, width: int = 78) -> str:
+    """The start of the player's message quoted back, as mail programs quote (``> ``): a
+    few short lines, so that a reply is never as big as the mail (nor carries a forger's
+    text to the player whose address he used)."""
+    lines = text[: limit * 1000].rstrip("\n").splitlines()[:limit]
+    shown = [("> " + (ln if len(ln) <= width - 2 else ln[: width - 3] + "…")).rstrip()
+             for ln in lines]
+    total = text.rstrip("\n").count("\n") + 1 if text.strip() else 0
+    if total > len(lines):
+        shown.append(f"> [... {total - len(lines)} more lines not quoted]")
     return "\n".join(shown)

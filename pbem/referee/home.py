@@ -91,6 +91,21 @@ challenges:
   max_games: 10           # games in play per player
 observers: true           # any known player may observe any game
 digest_hour: 18           # UTC hour from which `pbem tick` sends the daily digests
+# Who is told of a mail the mail server refused for good (besides stderr and the log):
+# operator: admin@example.org
+# What a mail, an address, a game and a day can make the referee send (defaults shown):
+# limits:
+#   stranger_answers_per_address: 1   # a day, to mail that proves no key
+#   stranger_answers_per_day: 100     # all such answers together
+#   answers_per_address: 30           # refusals and replies to one address, a day
+#   answers_per_game: 60
+#   quote_lines: 6                    # of the player's mail, in a refusal
+#   quote_width: 78
+#   reply_chars: 100000
+#   subject_chars: 80
+#   delivery_attempts: 10             # then a mail that fails for now is given up
+#   retry_seconds: 300                # doubling after each attempt
+#   retry_max_seconds: 21600
 # Outgoing mail. Without an smtp section, mail goes into the outbox/ Maildir here.
 # smtp:
 #   host: smtp.example.org

@@ -10,10 +10,12 @@ values come from the ``limits`` section of ``config.yaml``; the defaults suit a 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from pbem.referee.compose import Outgoing
 from pbem.referee.home import Config, ConfigError
+from pbem.referee.orders import Order
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,3 +78,44 @@ def load_limits(config: Config) -> Limits:
             raise ConfigError(f"config.yaml: operator {operator!r} is not an email address")
         values["operator"] = operator.strip()
     return Limits(**values)
+
+
+def short_subject(subject: str, width: int) -> str:
+    """``subject`` on one line, cut at a word to at most ``width`` characters."""
+    one = " ".join(subject.split())
+    if len(one) <= width:
+        return one
+    cut = one[: width - 1]
+    if " " in cut[width // 2 :]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def capped(out: Outgoing, limits: Limits) -> Outgoing:
+    """The mail with its subject short and its text (and HTML) within the reply size."""
+    subject = short_subject(out.subject, limits.subject_chars)
+    text, html = out.text, out.html
+    if len(text) > limits.reply_chars:
+        text = (text[: limits.reply_chars].rsplit("\n", 1)[0]
+                + f"\n\n[... cut: this mail is limited to {limits.reply_chars} characters]\n")
+    if html is not None and len(html) > 4 * limits.reply_chars:
+        html = None  # the text part says it all; no HTML cut in the middle of a tag
+    if (subject, text, html) == (out.subject, out.text, out.html):
+        return out
+    pictures = out.pictures if html is not None else ()
+    return replace(out, subject=subject, text=text, html=html, pictures=pictures)
+
+
+def once_each(orders: list[Order]) -> list[Order]:
+    """Each command once per mail (the first time it is written): ten thousand ``help``
+    lines are one ``help``. Turns are kept, each is a move of its own."""
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for order in orders:
+        if order.name != "turn":
+            key = (order.name, order.text)
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(order)
+    return kept

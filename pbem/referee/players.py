@@ -29,7 +29,7 @@ from pbem.referee.inbox import Incoming
 from pbem.referee.letters import Letter, help_text, letter
 from pbem.referee.orders import Order
 from pbem.referee.play import expected_turn
-from pbem.referee.refusal import Refusal
+from pbem.referee.refusal import Refusal, refuse_many_keys
 from pbem.referee.secrets_scheme import (
     account_tokens,
     claims_in_addresses,
@@ -58,6 +58,11 @@ def handle_player_mail(
         if c.token
     ] + [k for bl in inc.body.lines if (k := key_in_line(bl.text))]
     keys = player_keys(conn, inc.sender)
+    try:
+        refuse_many_keys(carried)
+    except Refusal as refusal:
+        _refuse(ctx, refusal.reason)
+        return Handled("refused", refusal.reason)
     if not any(same_token(c, k) for c in carried for k in keys):
         reason = (
             "this mail does not carry your key, so the referee cannot tell it from a forgery: "
@@ -66,6 +71,7 @@ def handle_player_mail(
         )
         _refuse(ctx, reason)
         return Handled("refused", reason)
+    ref.proven_key = True
     conn.execute("SAVEPOINT player_mail")
     try:
         for order in orders:
@@ -98,7 +104,8 @@ def _refuse(ctx: PlayerMail, reason: str) -> None:
     body = letter(
         "refusal", player=ctx.inc.sender_name or ctx.email, game_id="-",
         reason=reason, where=None, line=None, caret=None, options=[], next=None, board=None,
-        quoted=quote(ctx.inc.body.text),
+        quoted=quote(ctx.inc.body.text, ctx.ref.limits.quote_lines,
+                     ctx.ref.limits.quote_width),
     )
     reply(ctx, "refusal", f"Realm referee: not done: {reason.split(':')[0][:60]}", body)
 

@@ -14,3 +14,13 @@ class Refusal(Exception):
         self.reason = reason
         self.order = order
         self.error = error
+
+
+def refuse_many_keys(keys: list[str]) -> None:
+    """A mail may carry one key: with two different ones, one of them is a guess."""
+    distinct = {k.lower() for k in keys}
+    if len(distinct) > 1:
+        raise Refusal(
+            f"this mail carries {len(distinct)} different keys, and a mail may carry one: "
+            "reply to the referee's last mail to you, or write one line 'key <your key>'"
+        )

@@ -42,12 +42,14 @@ from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming, read_message
 from pbem.referee.labels import label_problem
 from pbem.referee.letters import help_text, letter
+from pbem.referee.limits import capped, load_limits, once_each
 from pbem.referee.now import Now, system_now
 from pbem.referee.options import load_options
 from pbem.referee.orders import PLAYER_COMMANDS, Order, find_orders
 from pbem.referee.play import expected_turn, play_turn
 from pbem.referee.profile import display_name_of, zone_of
-from pbem.referee.refusal import Refusal
+from pbem.referee.ratelimit import over_limit
+from pbem.referee.refusal import Refusal, refuse_many_keys
 from pbem.referee.report_mail import report_parts
 from pbem.referee.secrets_scheme import (
     account_tokens,
@@ -113,6 +115,8 @@ class Referee:
         self.conn = conn
         self.config = config
         self.options = load_options(config)
+        self.limits = load_limits(config)
+        self.proven_key = False
         self._now = now or system_now
 
     def now(self) -> datetime:
@@ -214,6 +218,9 @@ class Referee:
 
     # -- messages -----------------------------------------------------------------------
     def handle(self, raw: bytes) -> Handled:
+        #: whether this mail proved its sender's key: answers to mail that did not are
+        #: a stranger's, and rate limited as such (``ratelimit``)
+        self.proven_key = False
         try:
             fail_mail(raw)
             inc = read_message(raw)
@@ -262,7 +269,7 @@ class Referee:
             "@"
         )[0] == self.config.local_part:
             return Handled("ignored", "mail from the referee's own address"), None
-        found = find_orders(inc.subject, inc.body.lines)
+        found = once_each(find_orders(inc.subject, inc.body.lines))
         if any(o.name in PLAYER_COMMANDS for o in found) and all(
             o.name in PLAYER_COMMANDS or o.name == "help" for o in found
         ):
@@ -302,7 +309,8 @@ class Referee:
         self.conn.execute("SAVEPOINT orders")
         try:
             self._check_secret(inc, game, player)
-            orders = find_orders(inc.subject, inc.body.lines)
+            self.proven_key = True
+            orders = found
             if not orders:
                 raise Refusal(
                     "no orders found in your mail: write your turn (or a command) on a line "
@@ -347,6 +355,7 @@ class Referee:
             if c.game_id == game.id and c.token
         ]
         tokens += [k for bl in inc.body.lines if (k := key_in_line(bl.text))]
+        refuse_many_keys(tokens)
         if any(same_token(t, player.token) for t in tokens):
             return
         own = account_token(self.conn, player.email)  # a reply to a player-level mail
@@ -639,7 +648,7 @@ class Referee:
             options=options if len(options) <= 12 else [],
             next=self._next_words(game),
             board=render_text(game.position, flip=player.side == "b"),
-            quoted=quote(inc.body.text),
+            quoted=quote(inc.body.text, self.limits.quote_lines, self.limits.quote_width),
         )
         self._queue(self._to(game, player, "refusal", f"{game.name}: not played: "
                              f"{_short(refusal.reason)}", body.text, body.html, inc=inc,
@@ -649,7 +658,7 @@ class Referee:
         body = letter(
             "refusal", player=inc.sender_name or inc.sender, game_id="-",
             reason=reason, where=None, line=None, caret=None, options=[], next=None, board=None,
-            quoted=quote(inc.body.text),
+            quoted=quote(inc.body.text, self.limits.quote_lines, self.limits.quote_width),
         )
         out = Outgoing("refusal", inc.sender, f"Realm referee: not played: {_short(reason)}",
                        body.text, body.html, in_reply_to=inc.message_id, references=inc.references,
@@ -677,13 +686,24 @@ class Referee:
                         None)
 
     def _queue(self, out: Outgoing, reply_to_row: int | None) -> int:
+        answer = None
+        if out.auto == "auto-replied":  # an answer to a mail: rate limited
+            answer = "keyed" if self.proven_key else "stranger"
+            why = over_limit(self.conn, self.limits, out.recipient, out.game_id,
+                             answer == "stranger", time.time())
+            if why is not None:
+                if out.game_id is not None:
+                    self._log(out.game_id, "not-answered", f"{out.kind} to {out.recipient}: "
+                              f"{why}")
+                return 0
+        out = capped(out, self.limits)
         message_id = new_message_id(self.config, out.game_id)
         raw = build_mail(self.config, out, message_id)
         cur = self.conn.execute(
             "INSERT INTO outbox (message_id, game_id, side, reply_to_message, recipient, kind, "
-            "raw, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "raw, created_at, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (message_id, out.game_id, out.side, reply_to_row, out.recipient, out.kind, raw,
-             time.time()),
+             time.time(), answer),
         )
         return int(cur.lastrowid or 0)
 

@@ -201,6 +201,16 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX messages_message_id ON messages(message_id);
         """,
     ),
+    (
+        "0006-outbox-answers",
+        """
+        -- 'keyed' or 'stranger' for an answer to a mail (refusal, reply), NULL for other
+        -- mail: the rate limits count these (pbem.referee.ratelimit)
+        ALTER TABLE outbox ADD COLUMN answer TEXT;
+        CREATE INDEX outbox_recipient_time ON outbox(recipient, created_at);
+        CREATE INDEX outbox_answer_time ON outbox(answer, created_at);
+        """,
+    ),
 )
 
 
