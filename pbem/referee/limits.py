@@ -106,13 +106,18 @@ def capped(out: Outgoing, limits: Limits) -> Outgoing:
     return replace(out, subject=subject, text=text, html=html, pictures=pictures)
 
 
+#: commands whose only effect is an answer: written twice, they are answered once
+ANSWER_ONLY = frozenset({"board", "history", "help", "moves", "games"})
+
+
 def once_each(orders: list[Order]) -> list[Order]:
-    """Each command once per mail (the first time it is written): ten thousand ``help``
-    lines are one ``help``. Turns are kept, each is a move of its own."""
+    """Each command that only answers, once per mail (where it is first written): ten
+    thousand ``help`` lines are one ``help``. Turns and commands that change something
+    are kept, so that a repeated ``resign`` is refused as before."""
     seen: set[tuple[str, str]] = set()
     kept = []
     for order in orders:
-        if order.name != "turn":
+        if order.name in ANSWER_ONLY:
             key = (order.name, order.text)
             if key in seen:
                 continue
