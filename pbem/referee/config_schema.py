@@ -310,4 +310,20 @@ SCHEMA = Section({
         "event": Key(Text()),
     }, optional=True)),
     "event": Key(Text()),
+    # issue 12: who is told of mail given up, and what one mail or stranger can cause
+    # (pbem.referee.limits holds the defaults)
+    "operator": Key(Text(address=True)),
+    "limits": Key(Section({
+        "quote_lines": Key(Whole(0, 200)),
+        "quote_width": Key(Whole(20, 998)),
+        "reply_chars": Key(Whole(1000, 10_000_000)),
+        "subject_chars": Key(Whole(20, 500)),
+        "answers_per_address": Key(Whole(0, 100_000)),
+        "answers_per_game": Key(Whole(0, 100_000)),
+        "stranger_answers_per_address": Key(Whole(0, 1000)),
+        "stranger_answers_per_day": Key(Whole(0, 1_000_000)),
+        "delivery_attempts": Key(Whole(1, 1000)),
+        "retry_seconds": Key(Whole(1, 86_400)),
+        "retry_max_seconds": Key(Whole(1, 30 * 86_400)),
+    }, optional=True)),
 })

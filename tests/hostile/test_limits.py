@@ -73,7 +73,7 @@ def test_every_subject_is_short_and_cut_at_a_word(home: Path) -> None:
     referee = Referee(connect(h.db_path), h.load_config())
     from pbem.records.rulesets import load_ruleset
 
-    name = "A very long game title " * 20
+    name = "A very long game title " * 6
     referee.new_game("w@players.test", "b@players.test", load_ruleset("featured"), name=name)
     for (raw,) in referee.conn.execute("SELECT raw FROM outbox"):
         subject = str(email.message_from_bytes(bytes(raw), policy=email.policy.default)
