@@ -95,26 +95,35 @@ def bench_mail(runs: int, baseline: Path | None = None) -> None:
 
 
 def bench_png() -> None:
-    """What the PNG board costs a mail: importing cairosvg (in a new process, as
-    ``pbem mail`` pays it) and drawing one 480-pixel board."""
-    code = ("import time; t = time.perf_counter(); import cairosvg; "
-            "print(time.perf_counter() - t)")
-    imports = [float(subprocess.run([sys.executable, "-c", code], capture_output=True,
-                                    text=True, check=True).stdout) for _ in range(5)]
+    """What the PNG board costs a mail: importing the renderer (in a new process, as
+    ``pbem mail`` pays it) and drawing one 480-pixel board. resvg is pbem's; cairosvg,
+    which it replaced, is measured in the same run when it is installed."""
     from pbem.render.board_png import svg_to_png
     from pbem.render.board_svg import render_svg
 
     replay = validate_source(next(iter(read_file(REPO / "games/sample-game-2002.realm")))).replay
     svgs = [render_svg(t.after, last=t, flip=i % 2 == 1, size=480)
             for i, t in enumerate(replay.turns)]
-    svg_to_png(svgs[0])  # the import, out of the figure
-    start = time.perf_counter()
-    for svg in svgs:
-        svg_to_png(svg)
-    each = (time.perf_counter() - start) / len(svgs)
-    print(f"PNG board: import cairosvg in a new process median "
-          f"{statistics.median(imports) * 1000:.0f} ms; one 480-px board "
-          f"{each * 1000:.0f} ms ({len(svgs)} boards)")
+    draw = {"resvg_py": svg_to_png}
+    try:
+        import cairosvg
+
+        draw["cairosvg"] = lambda svg: cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    except (ImportError, OSError):
+        pass
+    for name, to_png in draw.items():
+        code = (f"import time; t = time.perf_counter(); import {name}; "
+                "print(time.perf_counter() - t)")
+        imports = [float(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                        text=True, check=True).stdout) for _ in range(5)]
+        to_png(svgs[0])  # the import, out of the figure
+        start = time.perf_counter()
+        for svg in svgs:
+            to_png(svg)
+        each = (time.perf_counter() - start) / len(svgs)
+        print(f"PNG board by {name}: import in a new process median "
+              f"{statistics.median(imports) * 1000:.0f} ms; one 480-px board "
+              f"{each * 1000:.0f} ms ({len(svgs)} boards)")
 
 
 def bench_poll(games: int, per_game: int) -> None:

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The Debian packages pbem needs, installed with apt-get when run as root.
 # Usage: scripts/setup-system.sh [test]
-#   always: libcairo2 (cairosvg draws the mailed PNG board with it) and tzdata (the
-#           players' time zones, for zoneinfo)
+#   always: fonts-dejavu-core (the letters of the mailed PNG board, drawn by resvg) and
+#           tzdata (the players' time zones, for zoneinfo)
 #   test:   also chromium (the browser tests), dovecot-imapd and openssl (the IMAP tests)
 # Without root (or apt-get) it only says what is missing: the tests that need it skip.
 set -euo pipefail
 missing=()
-ldconfig -p 2>/dev/null | grep 'libcairo\.so\.2' >/dev/null || missing+=(libcairo2)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 [ -e /usr/share/zoneinfo/Europe/Paris ] || missing+=(tzdata)
 if [ "${1:-}" = test ]; then
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)

@@ -2,7 +2,7 @@
 # Quick start, part 2: set up with the test extras and run the whole test suite.
 # The archive's and the mail's browser tests drive Debian's chromium; the IMAP tests start
 # their own dovecot (dovecot-imapd) with certificates made by openssl; the PNG board needs
-# libcairo2 and time zones tzdata. As root, scripts/setup-system.sh installs them.
+# fonts-dejavu-core and time zones tzdata. As root, scripts/setup-system.sh installs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-system.sh test

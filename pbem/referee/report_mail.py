@@ -1,7 +1,7 @@
 """A turn report as mail: the text part, and HTML showing the board as a PNG by ``cid:``.
 
 Gmail and Outlook show no SVG, so the HTML part carries the board as a PNG image
-attached to the mail (drawn from the SVG board by cairosvg). The same picture
+attached to the mail (drawn from the SVG board by resvg). The same picture
 serves every recipient with the same view (a player and the observers), so it
 is drawn once per view and turn.
 """
@@ -54,7 +54,7 @@ def report_parts(
         text = "\n".join(lines) + "\n\n" + text
     try:
         picture = board_picture(replay, flip=flip)
-    except (ImportError, OSError) as exc:  # no cairosvg or no libcairo: the text board
+    except (ImportError, OSError) as exc:  # no PNG renderer: the text board
         warn_once(f"pbem: the board is mailed as text, not as a picture: {exc}")
         html = render_report_html(replay, flip=flip, notices=top, links=links, board_svg="")
         return text, html, ()

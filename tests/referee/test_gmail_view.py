@@ -104,10 +104,10 @@ def test_a_turn_report_as_gmail_shows_it_has_the_board(tmp_path: Path, home: Pat
     assert counts.get(BLACK_TINT, 0) > 5000, counts.get(BLACK_TINT)
 
 
-def test_without_libcairo_the_report_carries_the_text_board(home: Path, monkeypatch) -> None:
+def test_without_a_png_renderer_the_report_has_the_text_board(home: Path, monkeypatch) -> None:
     import sys
 
-    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it could not load
+    monkeypatch.setitem(sys.modules, "resvg_py", None)  # as if it could not load
     table = new_table(home)
     # a position no other test mails first (pictures are kept per position in a process)
     assert table.send(table.white.reply("Bk2")).outcome == "accepted"
