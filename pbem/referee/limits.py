@@ -5,16 +5,17 @@ and is cut at a size, subjects are short, and answers are rate limited per addre
 per game and per day, with strangers (mail that proves no key) answered once a day
 at most. Outgoing mail that the server refuses for good is given up at once; a
 temporary refusal is retried with a growing delay, a limited number of times. The
-values come from the ``limits`` section of ``config.yaml``; the defaults suit a club.
+values come from the ``limits`` section of ``config.yaml`` (its ranges are checked by
+``config_schema``); the defaults suit a club.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pbem.referee.compose import Outgoing
-from pbem.referee.home import Config, ConfigError
+from pbem.referee.home import Config
 from pbem.referee.orders import Order
 
 
@@ -45,38 +46,13 @@ class Limits:
     operator: str | None = None
 
 
-#: the upper bound of each number (the lower is 1, or 0 for the answers)
-_RANGES = {
-    "quote_lines": (0, 200), "quote_width": (20, 998), "reply_chars": (1000, 10_000_000),
-    "subject_chars": (20, 500), "answers_per_address": (0, 100_000),
-    "answers_per_game": (0, 100_000), "stranger_answers_per_address": (0, 1000),
-    "stranger_answers_per_day": (0, 1_000_000), "delivery_attempts": (1, 1000),
-    "retry_seconds": (1, 86_400), "retry_max_seconds": (1, 30 * 86_400),
-}
-
-
 def load_limits(config: Config) -> Limits:
-    """The ``limits`` section of the config (and the top-level ``operator`` address)."""
-    raw: Any = config.extra.get("limits") or {}
-    if not isinstance(raw, dict):
-        raise ConfigError("config.yaml: 'limits' must be a mapping of numbers")
-    names = {f.name for f in fields(Limits)} - {"operator"}
-    unknown = sorted(set(raw) - names)
-    if unknown:
-        raise ConfigError(f"config.yaml: limits.{unknown[0]} is not a setting; the settings "
-                          f"are {', '.join(sorted(names))}")
-    values: dict[str, Any] = {}
-    for name, value in raw.items():
-        low, high = _RANGES[name]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ConfigError(f"config.yaml: limits.{name} must be a whole number from {low} "
-                              f"to {high}, not {value!r}")
-        values[name] = value
+    """The ``limits`` section of the config and the ``operator`` address, as the config
+    schema (``config_schema``) has checked them; what is not set keeps its default."""
+    values: dict[str, Any] = dict(config.extra.get("limits") or {})
     operator = config.extra.get("operator")
-    if operator is not None:
-        if not isinstance(operator, str) or "@" not in operator or " " in operator.strip():
-            raise ConfigError(f"config.yaml: operator {operator!r} is not an email address")
-        values["operator"] = operator.strip()
+    if operator:
+        values["operator"] = str(operator).strip()
     return Limits(**values)
 
 
