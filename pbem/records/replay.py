@@ -512,7 +512,7 @@ class _Walker:
         for r in resolved:
             if r.warnings:
                 for w in r.warnings:
-                    self.warn(Diagnostic(w.code, w.message, w.span, label))
+                    self.warn(Diagnostic(w.code, w.message, w.span, label, w.notes))
         self.stray(turn.stray, "at the end of the line", label)
         self.replay.turns.append(PlayedTurn(label, side, turn, tuple(resolved), before, after))
         self.replay.final = after

@@ -301,6 +301,7 @@ SCHEMA = Section({
     })),
     "observers": Key(Flag(True)),
     "digest_hour": Key(Whole(0, 23, 18)),
+    "case_repairs": Key(Flag(False)),
     "smtp": Key(SMTP),
     "imap": Key(IMAP),
     "site": Key(Section({

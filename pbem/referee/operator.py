@@ -122,9 +122,7 @@ def rollback(referee: Referee, game_id: int, turn: str) -> str:
         after = "the start" if wanted == "start" else f"turn {wanted}"
         what = f"the game is rolled back to after {after}"
         referee._log(game.id, "operator", what)
-        from pbem.render.text_board import render_text
-
         referee.tell_players(game, what, f"The referee's operator: {what}; the later turns "
-                             "are gone.\n\n" + render_text(game.position) + "\n\n"
-                             + "\n".join(clock_lines(game, referee.now())), kind="operator")
+                             "are gone.", kind="operator", board=game.position,
+                             after="\n".join(clock_lines(game, referee.now())))
     return f"game {game_id}: {what}"

@@ -31,6 +31,9 @@ class Options:
     observers: bool = True
     #: the UTC hour from which ``pbem tick`` sends the day's digests
     digest_hour: int = 18
+    #: a mailed turn with only a slip of letter case (``bh2``) is played (and the report
+    #: says so) instead of refused; look-alike letters (``i`` for ``l``) never are
+    case_repairs: bool = False
 
 
 def _int(value: Any, where: str, low: int, high: int) -> int:
@@ -80,4 +83,5 @@ def load_options(config: Config) -> Options:
         max_games=_int(ch.get("max_games", 10), config.at("challenges.max_games"), 1, 10000),
         observers=_bool(extra.get("observers", True), config.at("observers")),
         digest_hour=_int(extra.get("digest_hour", 18), config.at("digest_hour"), 0, 23),
+        case_repairs=_bool(extra.get("case_repairs", False), config.at("case_repairs")),
     )

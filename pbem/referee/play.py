@@ -7,10 +7,12 @@ a turn; nothing is replayed from the start.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Any
 
-from pbem.errors import PbemError, Span
+from pbem.errors import Diagnostic, PbemError, Span
+from pbem.notation.format import format_turn
 from pbem.notation.parse import parse_movetext
 from pbem.notation.syntax import EntryText, TurnText
 from pbem.records.replay import GameError, PlayedTurn, replay_turn
@@ -22,8 +24,10 @@ from pbem.rules.pieces import Side
 class TurnOutcome:
     played: PlayedTurn | None
     error: GameError | None
-    #: repairs the resolver made (look-alike letters), in words
-    warnings: tuple[str, ...] = ()
+    #: what the resolver repaired or inferred
+    warnings: tuple[Diagnostic, ...] = ()
+    #: slips of letter case let through by the config, in words for the turn report
+    repaired: tuple[str, ...] = ()
 
 
 def expected_turn(position: GamePosition) -> tuple[int, Side]:
@@ -93,4 +97,66 @@ def play_turn(
             None,
             GameError(e.message, e.code, _shift(e.span, len(prefix)), e.turn, e.action, e.options),
         )
-    return TurnOutcome(replay.turns[-1], None, tuple(w.message for w in replay.warnings))
+    warnings = tuple(replace(w, span=_shift(w.span, len(prefix))) for w in replay.warnings)
+    return TurnOutcome(replay.turns[-1], None, warnings)
+
+
+#: a piece letter written small, or a file letter written as a capital (``bh2``, ``PL1L6``)
+_SMALL_PIECE = re.compile(r"(?<![A-Za-z])([bper])(?=[a-lA-L](?:1[0-2]|[1-9]))")
+_CAPITAL_FILE = re.compile(r"([A-L])(?=(?:1[0-2]|[1-9]))")
+
+
+def case_fixed(text: str) -> str:
+    """``text`` with piece letters as capitals and file letters small: the turn a player
+    who only slipped on the shift key meant."""
+    fixed = _SMALL_PIECE.sub(lambda m: m.group(1).upper(), text)
+    return _CAPITAL_FILE.sub(lambda m: m.group(1).lower(), fixed)
+
+
+def _repairs(outcome: TurnOutcome) -> list[Diagnostic]:
+    return [w for w in outcome.warnings if w.code == "repair.square"]
+
+
+def canonical_text(played: PlayedTurn) -> str:
+    """A played turn as the record writes it (every special event spelt out)."""
+    return format_turn(TurnText(tuple(r.canonical() for r in played.resolved)))
+
+
+def live_turn(
+    position: GamePosition, text: str, headers: dict[str, Any] | None = None, *,
+    case_repairs: bool = False,
+) -> TurnOutcome:
+    """``play_turn`` for a turn mailed in a live game: never a silent change.
+
+    The look-alike repairs (``i`` for ``l``) are for old scanned transcripts; in live mail
+    a turn that needs one is refused, naming what is wrong with it as written and offering
+    the reading that would be legal. A slip of letter case only (``bh2``, ``PL1L6``) is
+    refused the same way, unless ``case_repairs`` (config) lets it through; then
+    ``repaired`` says so, for the turn report.
+    """
+    outcome = play_turn(position, text, headers)
+    repairs = _repairs(outcome)
+    if outcome.error is None and not repairs:
+        return outcome
+    fixed = case_fixed(text)
+    if fixed != text:
+        slip = play_turn(position, fixed, headers)
+        if slip.played is not None and not _repairs(slip):
+            meant = canonical_text(slip.played)
+            if case_repairs:
+                note = f"{text.strip()!r}, read as {meant!r} (letter case only)"
+                return TurnOutcome(slip.played, None, slip.warnings, (note,))
+            why = "pieces are written as capitals (B P E R) and files as small letters (a to l)"
+            return TurnOutcome(None, _offer(why, meant, outcome, repairs))
+    if outcome.error is not None:
+        return outcome
+    assert outcome.played is not None
+    first = repairs[0]
+    why = first.notes[0] if first.notes else f"{first.message}, which is only a guess"
+    return TurnOutcome(None, _offer(why, canonical_text(outcome.played), outcome, repairs))
+
+
+def _offer(why: str, meant: str, outcome: TurnOutcome, repairs: list[Diagnostic]) -> GameError:
+    span = repairs[0].span if repairs else (outcome.error.span if outcome.error else None)
+    return GameError(f"{why}. Did you mean {meant}? Reply with it to play it.",
+                     "mail.repaired", span)

@@ -46,7 +46,7 @@ from pbem.referee.limits import capped, load_limits, once_each
 from pbem.referee.now import Now, system_now
 from pbem.referee.options import load_options
 from pbem.referee.orders import PLAYER_COMMANDS, Order, find_orders
-from pbem.referee.play import expected_turn, play_turn
+from pbem.referee.play import expected_turn, live_turn, play_turn
 from pbem.referee.profile import display_name_of, zone_of
 from pbem.referee.ratelimit import over_limit
 from pbem.referee.refusal import Refusal, refuse_many_keys
@@ -108,6 +108,10 @@ class Work:
     revived: bool = False
     #: the side that lost, when ``ended`` is 'time'
     loser: str | None = None
+    #: a board that goes with the notices, drawn for each player from his side
+    notice_board: GamePosition | None = None
+    #: the offer stood before this mail (a turn lapses it; an offer made with the turn stays)
+    offer_before: bool = False
 
 
 class Referee:
@@ -316,7 +320,8 @@ class Referee:
                     "no orders found in your mail: write your turn (or a command) on a line "
                     "of its own, above or below any quoted text"
                 )
-            work = Work(game, side, game.position, game.offer, now=now)
+            work = Work(game, side, game.position, game.offer, now=now,
+                        offer_before=game.offer is not None)
             timed.attach_clock(work)
             for order in orders:
                 self._order(work, order)
@@ -401,18 +406,21 @@ class Referee:
                 f"it is not your turn: {side.title} is to move (turn {number}{side.letter})",
                 order,
             )
-        outcome = play_turn(pos, order.text, dict(work.game.headers()))
+        outcome = live_turn(pos, order.text, dict(work.game.headers()),
+                            case_repairs=self.options.case_repairs)
         if outcome.error is not None:
             raise Refusal(outcome.error.message, order, outcome.error)
         assert outcome.played is not None
         work.turns.append(outcome.played)
         work.position = outcome.played.after
         work.changed = True
+        work.notices += [f"{me.title} wrote {r}." for r in outcome.repaired]
         self._forced_passes(work)
         timed.turn_on_clock(work, order)
-        if work.offer is not None:
+        if work.offer is not None and work.offer_before:
             work.notices.append("The offer that stood lapsed with this turn.")
             work.offer = None
+        work.offer_before = False
         if work.position.phase is Phase.OVER:
             work.ended = work.position.end or "bases"
 
@@ -459,7 +467,9 @@ class Referee:
             )
         pending = work.offer
         theirs = f"{what}:{'b' if work.side == 'w' else 'w'}"
-        words = "end the game by agreement (it is then scored)" if what == "end" else "a draw"
+        words = "to end the game by agreement (it is then scored)" if what == "end" \
+            else "a draw"
+        noun = "an end by agreement" if what == "end" else "a draw"
         if verb == "offer":
             if pending == f"{what}:{work.side}":
                 raise Refusal(f"you have already offered {words}", order)
@@ -468,6 +478,7 @@ class Referee:
                     f"your opponent has already offered {words}: reply 'accept {what}'", order
                 )
             work.offer = f"{what}:{work.side}"
+            work.offer_before = False  # made with this mail: a turn in it does not lapse it
             work.changed = True
             work.notices.append(
                 f"{me.title} offers {words}. {me.other.title} may reply 'accept {what}' or "
@@ -475,11 +486,11 @@ class Referee:
             )
             return
         if pending != theirs:
-            raise Refusal(f"there is no offer of {words} from your opponent to {verb}", order)
+            raise Refusal(f"there is no offer of {noun} from your opponent to {verb}", order)
         work.offer = None
         work.changed = True
         if verb == "decline":
-            work.notices.append(f"{me.title} declines the offer of {words}.")
+            work.notices.append(f"{me.title} declines the offer of {noun}.")
             return
         try:
             if what == "end":
@@ -546,11 +557,14 @@ class Referee:
         for text in work.notices:
             self._log(game.id, "notice", text)
         if work.turns:
-            self._queue_reports(game, inc, row, work.notices if work.revived else [])
+            self._queue_reports(game, inc, row, work.notices)
         if work.notices and not work.turns:
             for p in game.players.values():
+                text = "\n".join(work.notices)
+                if work.notice_board is not None:
+                    text += "\n\n" + render_text(work.notice_board, flip=p.side == "b")
                 body = letter(
-                    "notice", player=p.name, text="\n".join(work.notices),
+                    "notice", player=p.name, text=text,
                     next=self._next_words(game),
                 )
                 self._queue(self._to(game, p, "notice", f"{game.name}: {work.notices[0][:60]}",
@@ -678,10 +692,17 @@ class Referee:
         self._queue(out, row)
 
     # -- store helpers ------------------------------------------------------------------
-    def tell_players(self, game: Game, subject: str, text: str, kind: str = "notice") -> None:
-        """A notice to both players of a game (clock events, the operator's decisions)."""
+    def tell_players(self, game: Game, subject: str, text: str, kind: str = "notice",
+                     board: GamePosition | None = None, after: str = "") -> None:
+        """A notice to both players of a game (clock events, the operator's decisions);
+        ``board`` is drawn for each from his side, before the lines ``after``."""
         for p in game.players.values():
-            body = letter("notice", player=p.name, text=text, next=self._next_words(game))
+            said = text
+            if board is not None:
+                said += "\n\n" + render_text(board, flip=p.side == "b")
+            if after:
+                said += "\n\n" + after
+            body = letter("notice", player=p.name, text=said, next=self._next_words(game))
             self._queue(self._to(game, p, kind, f"{game.name}: {subject}", body.text, body.html),
                         None)
 

@@ -18,7 +18,6 @@ from pbem.referee.games import SIDES, Game, load_game, record_text
 from pbem.referee.orders import Order
 from pbem.referee.play import expected_turn
 from pbem.referee.refusal import Refusal
-from pbem.render.text_board import render_text
 from pbem.rules.game import Phase
 
 if TYPE_CHECKING:
@@ -100,8 +99,9 @@ def cmd_answer(ref: Referee, work: Work, order: Order) -> None:
     number, side = expected_turn(game.position)
     work.notices.append(
         f"{me.title} accepts: turn {last[1]} is taken back. {side.title} to move again "
-        f"(turn {number}{side.letter}).\n\n{render_text(game.position)}"
+        f"(turn {number}{side.letter})."
     )
+    work.notice_board = game.position
     ref._log(game.id, "takeback", f"{last[1]} taken back")
 
 

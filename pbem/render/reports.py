@@ -27,7 +27,7 @@ from pbem.render.narrate import (
     turn_kind,
 )
 from pbem.render.templates import render_template
-from pbem.render.text_board import last_turn_line, render_board, turn_squares
+from pbem.render.text_board import last_turn_line, render_board, seen_from, turn_squares
 from pbem.rules.game import GamePosition, Phase, SideTable, result_words
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
@@ -225,7 +225,7 @@ def render_report_text(replay: Replay, *, turn_index: int = -1, flip: bool = Fal
     """The plain-text report (ASCII board with the last turn marked)."""
     ctx = build_context(replay, turn_index)
     marks = turn_squares(ctx.last) if ctx.last is not None else ()
-    legend = [game_of(ctx.position).legend()]
+    legend = [seen_from(game_of(ctx.position).legend(), flip)]
     if ctx.last is not None:
         legend.append(last_turn_line(ctx.last))
     return render_template(
@@ -286,7 +286,7 @@ def render_report_html(
         board_alt=f"The board {after}" + (", from Black's side" if flip else ""),
         svg=svg,
         text_board=text_board,
-        legend=game_of(ctx.position).legend(),
+        legend=seen_from(game_of(ctx.position).legend(), flip),
         last_line=last_line,
         notices=notices,
         links=links,

@@ -1,7 +1,8 @@
 """A plain-text board for terminals and plain-text email: ASCII only, Realms boxed.
 
 Cells: ``wB``/``bB`` Base, ``wP``/``bP`` Power, ``wE^ wE> wEv wE<`` Enforcer
-pointing N/E/S/W, ``wE#`` immobilised; ``o`` an empty Center, ``.`` an empty square.
+pointing N/E/S/W (turned half round on Black's view, where rank 1 is on top, as the
+SVG board turns them), ``wE#`` immobilised; ``o`` an empty Center, ``.`` an empty square.
 Given the last turn, a ``*`` in the space before a cell marks a square that turn
 changed (moved from or to, placed, created, captured, immobilised), so a player
 reading plain-text mail sees at once what the opponent did.
@@ -18,11 +19,23 @@ from pbem.rules.game import Game, GamePosition
 from pbem.rules.geometry import FILES, IS_CENTER, SIZE, square
 from pbem.rules.registry import game_of
 
+#: an arrow as seen from the other side of the board
+_TURNED = {"^": "v", ">": "<", "v": "^", "<": ">"}
 
-def cell(piece: object, center: bool, game: Game) -> str:
+
+def seen_from(legend: str, flip: bool) -> str:
+    """A game's legend as it reads on Black's view (``flip``): the arrows turned."""
+    return legend.replace("^ > v <", "v < ^ >") if flip else legend
+
+
+def cell(piece: object, center: bool, game: Game, flip: bool = False) -> str:
     if piece is None:
         return " o " if center else " . "
-    return game.text_cell(piece)
+    text = game.text_cell(piece)
+    body = text.rstrip()
+    if flip and len(body) > 2 and body[-1] in _TURNED:  # an Enforcer's arrow turns too
+        text = (body[:-1] + _TURNED[body[-1]]).ljust(len(text))
+    return text
 
 
 MARK = "*"
@@ -70,7 +83,8 @@ def render_board(
         row = f"{r + 1:>2} |"
         for i, f in enumerate(files):
             sq = square(f, r)
-            row += (MARK if sq in marks else " ") + cell(position.board[sq], IS_CENTER[sq], game)
+            row += (MARK if sq in marks else " ") + cell(position.board[sq], IS_CENTER[sq], game,
+                                                         flip)
             if i % 3 == 2:
                 row += " |"
         lines.append(row)
@@ -99,7 +113,7 @@ def render_text(
     """
     from pbem.render.templates import render_template
 
-    lines = [game_of(position).legend()] if legend else []
+    lines = [seen_from(game_of(position).legend(), flip)] if legend else []
     if last is not None:
         lines.append(last_turn_line(last))
     return render_template(

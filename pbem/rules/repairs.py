@@ -150,7 +150,7 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
     if options is None:
         options = [_readings(name) for name in first]
     if winners and all(len(o) == 1 for o in options):
-        return _with_repair_warning(text, *winners[0])
+        return _with_repair_warning(text, *winners[0], first_error)
     for combo in itertools.product(*options):
         names = [n for n, _ in combo]
         if names == first:
@@ -160,10 +160,10 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
         except (RuleError, NotationError):
             continue
     if len(winners) == 1:
-        return _with_repair_warning(text, *winners[0])
+        return _with_repair_warning(text, *winners[0], first_error)
     chosen = reading_chosen.current
     if len(winners) > 1 and chosen is not None and chosen < len(winners):
-        return _with_repair_warning(text, *winners[chosen])
+        return _with_repair_warning(text, *winners[chosen], first_error)
     if len(winners) > 1:
         texts = tuple(format_action(respell(text, iter(n))) for n, _ in winners)
         readings = " or ".join(repr(t) for t in texts)
@@ -178,8 +178,13 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
 
 
 def _with_repair_warning(
-    text: ActionText, names: list[str], outcome: tuple[Any, Any]
+    text: ActionText,
+    names: list[str],
+    outcome: tuple[Any, Any],
+    literal: RuleError | NotationError | None = None,
 ) -> tuple[Any, Any]:
+    """The repaired outcome with a ``repair.square`` warning; its note is why the squares as
+    written fail (the referee quotes it when it refuses a repaired live turn)."""
     state, resolved = outcome
     squares = squares_of(text)
     if all(s.text == n for s, n in zip(squares, names, strict=True)):
@@ -187,6 +192,7 @@ def _with_repair_warning(
     wrong = next(s for s, n in zip(squares, names, strict=True) if s.text != n)
     repaired = format_action(respell(text, iter(names)))
     warning = Diagnostic(
-        "repair.square", f"read {format_action(text)!r} as {repaired!r}", wrong.span
+        "repair.square", f"read {format_action(text)!r} as {repaired!r}", wrong.span,
+        notes=(literal.message,) if literal is not None else (),
     )
     return state, replace(resolved, warnings=(warning, *resolved.warnings))
