@@ -42,9 +42,12 @@ REVIEWED = {
     r"b'^[!-9;-~]+:'": "anchored, one class, 2,000 bytes at most",
     r"'(\\d+)\\s*$'": "searched in a line that fits 'observe ... <digits>'",
     r"'#\\s*(\\d+)'": "each '#' scans only the spaces after it",
-    r"'^(\\d+\\s*(\\.|…)|[PE][a-lA-L1](1[0-2]|[1-9lI])([a-lA-L1]|off)|"
-    r"[BPE][a-lA-L1](1[0-2]|[1-9])\\b|[RS][a-lA-L1](1[0-2]|[1-9])\\s*\\(|pass\\s*$)'":
+    r"'^(\\d+\\s*(\\.|…)|[PEpe][a-lA-L1](1[0-2]|[1-9lI])([a-lA-L1]|off)|"
+    r"[BPEbpe][a-lA-L1](1[0-2]|[1-9])\\b|[RS][a-lA-L1](1[0-2]|[1-9])\\s*\\(|pass\\s*$)'":
         "anchored, bounded branches",
+    r"'(?<![A-Za-z])([bper])(?=[a-lA-L](?:1[0-2]|[1-9]))'":
+        "one letter, then a bounded lookahead (a turn's line)",
+    r"'([A-L])(?=(?:1[0-2]|[1-9]))'": "one letter, then a bounded lookahead",
     r"'^\\s*(?:(?:re|aw|sv|fwd?|wg|tr)(?:\\s*\\[\\d+\\])?\\s*:\\s*)+'":
         "no two adjacent unbounded runs of the same class",
     r"'\\[realm[^\\[\\]]*\\]'": "the run stops at the next '['",
