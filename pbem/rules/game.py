@@ -574,6 +574,22 @@ class Game(ABC):
         return f"<game {self.name}>"
 
 
+def merged_options(
+    base: Mapping[str, Any], options: Mapping[str, Any], name: str | None = None
+) -> dict[str, Any]:
+    """``base`` with ``options`` over it, named ``name``, or else after the options
+    (``oriental+warning=True``) so that a ruleset's name says how it differs."""
+    merged = dict(base)
+    merged.update(options)
+    if name is not None:
+        merged["name"] = name
+    elif "name" not in options and options:
+        merged["name"] = "+".join(
+            [merged["name"], *(f"{k}={v}" for k, v in sorted(options.items()))]
+        )
+    return merged
+
+
 def join_words(parts: Sequence[str]) -> str:
     """'a', 'a and b', 'a, b and c'."""
     if len(parts) <= 1:

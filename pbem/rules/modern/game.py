@@ -23,6 +23,7 @@ from pbem.rules.game import (
     PieceStyle,
     PieceTable,
     Resolved,
+    merged_options,
 )
 from pbem.rules.geometry import (
     BORDER_SQUARES,
@@ -148,15 +149,7 @@ class ModernGame(Game):
     def ruleset_from(
         self, options: Mapping[str, Any], parent: Any = None, name: str | None = None
     ) -> ModernRules:
-        merged = (parent or MODERN).options()
-        merged.update(options)
-        if name is not None:
-            merged["name"] = name
-        elif "name" not in options and options:
-            merged["name"] = "+".join(
-                [merged["name"], *(f"{k}={v}" for k, v in sorted(options.items()))]
-            )
-        return modern_rules(merged)
+        return modern_rules(merged_options((parent or MODERN).options(), options, name))
 
     def option_range(self, option: str) -> str:
         return "standard, placement, or a map from square to piece"

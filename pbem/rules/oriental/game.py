@@ -21,6 +21,7 @@ from pbem.rules.game import (
     PieceStyle,
     PieceTable,
     Resolved,
+    merged_options,
 )
 from pbem.rules.geometry import SQUARE_NAMES, parse_square, square_name
 from pbem.rules.oriental import turns
@@ -115,15 +116,7 @@ class OrientalGame(Game):
     def ruleset_from(
         self, options: Mapping[str, Any], parent: Any = None, name: str | None = None
     ) -> OrientalRules:
-        merged = (parent or ORIENTAL).options()
-        merged.update(options)
-        if name is not None:
-            merged["name"] = name
-        elif "name" not in options and options:
-            merged["name"] = "+".join(
-                [merged["name"], *(f"{k}={v}" for k, v in sorted(options.items()))]
-            )
-        return oriental_rules(merged)
+        return oriental_rules(merged_options((parent or ORIENTAL).options(), options, name))
 
     def option_range(self, option: str) -> str:
         if option == "setup":
