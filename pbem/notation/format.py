@@ -24,6 +24,7 @@ from pbem.notation.syntax import (
 from pbem.rules.written import format_action, format_event, format_item
 
 __all__ = [
+    "entry_line",
     "format_action",
     "format_entry",
     "format_event",
@@ -47,14 +48,25 @@ def _is_setup(e: EntryText) -> bool:
     return all(isinstance(a, PlacementText) for t in turns for a in t.actions)
 
 
+def entry_line(number: int, white: str | None, black: str | None, setup: bool = False) -> str:
+    """One entry as the article writes it: ``7.W/B``, set-up turns joined by a space
+    (``1.Bh11 Bh2``), ``7.W`` alone, a lone Black turn ``7...B``; the one writer of
+    entry numbers, whatever the turns are written from."""
+    if white is None:
+        assert black is not None
+        return f"{number}...{black}"
+    if black is None:
+        return f"{number}.{white}"
+    return f"{number}.{white}{' ' if setup else '/'}{black}"
+
+
 def format_entry(e: EntryText) -> str:
-    if e.white is None:
-        assert e.black is not None
-        return f"{e.number}...{format_turn(e.black)}"
-    text = f"{e.number}.{format_turn(e.white)}"
-    if e.black is not None:
-        text += (" " if _is_setup(e) else "/") + format_turn(e.black)
-    return text
+    return entry_line(
+        e.number,
+        None if e.white is None else format_turn(e.white),
+        None if e.black is None else format_turn(e.black),
+        _is_setup(e),
+    )
 
 
 def format_result(r: ResultText) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem.notation.format import format_entry, format_movetext, format_turn
 from pbem.notation.syntax import EntryText, ResultText, TurnText
-from pbem.notation.write import game_text
+from pbem.notation.write import entry_of, game_text
 from pbem.records.replay import PlayedTurn, Replay
 from pbem.render.mail_html import render_mail_html
 from pbem.render.narrate import (
@@ -111,11 +111,7 @@ def _canonical(turn: PlayedTurn) -> TurnText:
 
 def numbered_turn(turn: PlayedTurn) -> str:
     """``11.Pj7j10(Bk11),...`` for White, ``11...Pl1l6,...`` for Black (notation.md)."""
-    number = int(turn.label[:-1])
-    text = _canonical(turn)
-    if turn.side is Side.WHITE:
-        return format_entry(EntryText(number, text, None))
-    return format_entry(EntryText(number, None, text))
+    return format_entry(EntryText(*entry_of(int(turn.label[:-1]), turn.side, _canonical(turn))))
 
 
 def _result_of(replay: Replay, index: int) -> str | None:
