@@ -31,6 +31,7 @@ COMMAND_MODULES = (
     "pbem.commands.rulesets",
     "pbem.referee.commands",
     "pbem.referee.site_commands",
+    "pbem.referee.ratings_command",
 )
 
 

@@ -17,7 +17,9 @@ SCORES = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 
 @dataclass(frozen=True, slots=True)
 class Finished:
-    """One finished game as the ratings see it. ``white``/``black`` identify players."""
+    """One finished game as the ratings see it. ``game`` is the game of the family
+    (``featured``, ``classic``, ...), ``white``/``black`` identify players, ``number``
+    breaks ties between games that ended at the same time (the game's id)."""
 
     game: str
     white: str
@@ -25,6 +27,11 @@ class Finished:
     result: str
     finished_at: float
     rated: bool = True
+    number: int = 0
+
+
+#: above this deviation a rating is provisional, shown with a '?' (as lichess does)
+PROVISIONAL_DEVIATION = 110.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,15 +43,24 @@ class Standing:
     draws: int
     losses: int
 
+    @property
+    def provisional(self) -> bool:
+        return self.rating.deviation > PROVISIONAL_DEVIATION
+
+    def shown(self) -> str:
+        """The rating as people read it: ``1662``, or ``1662?`` while provisional."""
+        return f"{self.rating.rating:.0f}" + ("?" if self.provisional else "")
+
 
 def fold(games: Iterable[Finished], settings: Settings) -> dict[str, dict[str, Standing]]:
     """Ratings per game of the family, then per player.
 
     Unrated games, unfinished results (``*``) and games a player played against
-    himself are left out. Each game is one rating period for its two players.
+    himself are left out. Each game is one rating period for its two players, folded
+    in the order the games ended (ties: the lower ``number`` first).
     """
     table: dict[str, dict[str, Standing]] = {}
-    ordered = sorted(games, key=lambda g: (g.finished_at, g.game, g.white, g.black))
+    ordered = sorted(games, key=lambda g: (g.finished_at, g.number, g.game, g.white, g.black))
     for g in ordered:
         if not g.rated or g.result not in SCORES or g.white == g.black:
             continue

@@ -33,7 +33,7 @@ from pbem.rules.repairs import reading_chosen
 
 KNOWN_HEADERS = (
     "game", "ruleset", "setup", "white", "black", "event", "site", "date", "finished",
-    "source", "result",
+    "source", "result", "rated",
 )
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 

@@ -18,10 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
+from pbem.ratings.glicko2 import Settings
+from pbem.ratings.table import fold
+from pbem.records.rated import rated_games
 from pbem.records.reader import GameSource, read_file
 from pbem.records.search import find_records
 from pbem.records.validate import GameReport, validate_source
 from pbem.render.frames import Frame, frames_of
+from pbem.render.ratings import PAGE, Section, ratings_page, sections
 from pbem.render.templates import environment, render_template
 from pbem.resources import templates_dir
 
@@ -174,12 +178,27 @@ def write_game(
 
 
 def write_index(
-    out: Path, rows: list[IndexRow], *, title: str, unreadable: list[str] | None = None
+    out: Path, rows: list[IndexRow], *, title: str, unreadable: list[str] | None = None,
+    ratings: bool = False,
 ) -> None:
+    """The index; ``ratings``: it links to the site's ratings page."""
     index = render_template(
         "archive/index.html.j2", site_title=title, games=rows, unreadable=unreadable or [],
+        ratings=ratings,
     )
     write_file(out / "index.html", index)
+
+
+def write_ratings(out: Path, parts: list[Section], *, title: str) -> None:
+    """The site's ratings page (``ratings.html``), the index's link beside the games."""
+    write_file(out / PAGE, ratings_page(parts, title=title))
+
+
+def archive_ratings(games: list[ArchivedGame], settings: Settings | None = None) -> list[Section]:
+    """The ratings of an archive from record files (``pbem.records.rated`` says who a
+    player is and in which order the games ended)."""
+    rated = rated_games(g.report for g in games)
+    return sections(fold(rated.games, settings or Settings()), rated.names)
 
 
 def write_file(path: Path, text: str) -> None:
@@ -195,7 +214,8 @@ def build_archive(
     games, unreadable = gather(paths, ruleset)
     copy_assets(out)
     rows = [write_game(out, game, title=title) for game in games]
-    write_index(out, rows, title=title, unreadable=unreadable)
+    write_ratings(out, archive_ratings(games), title=title)
+    write_index(out, rows, title=title, unreadable=unreadable, ratings=True)
     valid = sum(1 for g in games if g.report.valid)
     return ArchiveSummary(len(games), valid, len(games) - valid, unreadable)
 
@@ -224,6 +244,7 @@ def move_rows(frames: list[Frame]) -> list[MoveRow]:
 
 
 __all__ = [
-    "ArchiveSummary", "ArchivedGame", "IndexRow", "MoveRow", "build_archive", "copy_assets",
-    "environment", "gather", "move_rows", "write_file", "write_game", "write_index",
+    "ArchiveSummary", "ArchivedGame", "IndexRow", "MoveRow", "archive_ratings", "build_archive",
+    "copy_assets", "environment", "gather", "move_rows", "write_file", "write_game",
+    "write_index", "write_ratings",
 ]

@@ -45,3 +45,22 @@ def test_a_draw_between_newcomers_keeps_them_level():
     t = fold([Finished("featured", "ann", "bob", "1/2-1/2", 1.0)], S)
     assert round(t["featured"]["ann"].rating.rating, 6) == 1500
     assert t["featured"]["ann"].rating.deviation < 500
+
+
+def test_a_rating_is_provisional_while_its_deviation_is_above_110():
+    from pbem.ratings.glicko2 import Rating
+    from pbem.ratings.table import Standing
+
+    assert Standing("ann", Rating(1612.4, 110.0, 0.09), 30, 20, 0, 10).shown() == "1612"
+    assert Standing("ann", Rating(1612.6, 110.1, 0.09), 30, 20, 0, 10).shown() == "1613?"
+
+
+def test_ties_in_time_go_by_the_games_number():
+    first = Finished("featured", "ann", "bob", "1-0", 5.0, number=1)
+    second = Finished("featured", "bob", "ann", "1-0", 5.0, number=2)
+    one, two = fold([second, first], S), fold([first, second], S)
+    assert one == two
+    # folded the other way round the table differs: the order matters and is the number's
+    swapped = fold([Finished("featured", "ann", "bob", "1-0", 5.0, number=2),
+                    Finished("featured", "bob", "ann", "1-0", 5.0, number=1)], S)
+    assert swapped["featured"]["ann"].rating != one["featured"]["ann"].rating

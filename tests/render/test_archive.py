@@ -46,7 +46,8 @@ def test_archive_of_the_bundled_games(tmp_path: Path) -> None:
         assert (tmp_path / "games" / f"{name}.html").is_file()
         assert (tmp_path / "games" / f"{name}.realm").is_file()
     # self-contained: every link is relative and points at a file of the site
-    for page in [tmp_path / "index.html", *sorted((tmp_path / "games").glob("*.html"))]:
+    pages = [tmp_path / "index.html", tmp_path / "ratings.html"]
+    for page in [*pages, *sorted((tmp_path / "games").glob("*.html"))]:
         parser = _Links()
         parser.feed(page.read_text(encoding="utf-8"))
         for url in parser.urls:

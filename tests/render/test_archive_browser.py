@@ -226,3 +226,25 @@ def test_the_viewer_steps_through_a_classic_and_a_medieval_game(
     assert _board(page) == frames[-1].board
     page.keyboard.press("ArrowLeft")
     assert _board(page) == frames[-2].board != frames[-1].board
+
+
+def test_the_ratings_page_lists_the_club_after_a_few_games(
+    page: Page, tmp_path: Path
+) -> None:
+    from tests.ratings.club_records import write_club
+
+    site = tmp_path / "site"
+    build_archive([write_club(tmp_path / "club")], site, title="Club")
+    page.goto((site / "index.html").as_uri())
+    page.click("#ratings-link")
+    assert page.url.endswith("/ratings.html")
+    featured = page.locator("#ratings-featured tbody tr")
+    assert featured.count() == 3
+    players = [featured.nth(i).locator("td.player").inner_text() for i in range(3)]
+    assert players == ["Ann", "Cy <script>", "Bob"]  # a name shows as text
+    assert featured.nth(0).locator("td.rating").inner_text() == "1854?"
+    assert page.locator("#ratings-classic tbody tr").count() == 2
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "ratings.png"), full_page=True)
+    page.click("text=← Club")
+    assert page.url.endswith("/index.html")
