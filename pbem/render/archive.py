@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
+from pbem.notation.write import entries
 from pbem.ratings.glicko2 import Settings
 from pbem.ratings.table import fold
 from pbem.records.rated import rated_games
@@ -28,6 +29,7 @@ from pbem.render.frames import Frame, frames_of
 from pbem.render.ratings import PAGE, Section, ratings_page, sections
 from pbem.render.templates import environment, render_template
 from pbem.resources import templates_dir
+from pbem.rules.pieces import Side
 
 ASSETS = ("viewer.js", "index.js", "style.css")
 
@@ -170,6 +172,7 @@ def write_game(
         frames_json=_frames_json(game.frames),
         pieces_json=_pieces_json(game),
         moves=move_rows(game.frames),
+        beside=any(f.off is not None for f in game.frames),
         open_at=open_at,
         extra=extra,
     )
@@ -232,15 +235,15 @@ class MoveRow:
 
 def move_rows(frames: list[Frame]) -> list[MoveRow]:
     """The frames as the clickable move list: one row per entry number, White then Black."""
-    rows: list[MoveRow] = []
+    turns: list[tuple[int, Side, list[tuple[int, Frame]]]] = []
     for i, f in enumerate(frames):
         if f.turn == "start":
             continue
-        number, side = int(f.turn[:-1]), f.turn[-1]
-        if not rows or rows[-1].number != number:
-            rows.append(MoveRow(number, [], []))
-        (rows[-1].white if side == "w" else rows[-1].black).append((i, f))
-    return rows
+        if not turns or turns[-1][2][-1][1].turn != f.turn:
+            side = Side.WHITE if f.turn[-1] == Side.WHITE.letter else Side.BLACK
+            turns.append((int(f.turn[:-1]), side, []))
+        turns[-1][2].append((i, f))
+    return [MoveRow(number, w or [], b or []) for number, w, b in entries(turns)]
 
 
 __all__ = [

@@ -323,21 +323,6 @@ def _pieces(dwg: svgwrite.Drawing, position: GamePosition, flip: bool) -> BaseEl
     return group
 
 
-def _beside(dwg: svgwrite.Drawing, counts: dict[Side, int], flip: bool) -> BaseElement:
-    """Pieces off the board (Medieval's pieces moved off): a disc in the side's colours
-    with the count, in the margin corner at that side's far end (where they left)."""
-    group = dwg.g(id="off-board", font_family=FONT, font_size="10", text_anchor="middle")
-    for side, n in sorted(counts.items()):
-        top = (side is Side.WHITE) != flip  # White leaves at rank 12: the top, unflipped
-        cx, cy = MARGIN / 2, MARGIN / 2 if top else VIEW - MARGIN / 2
-        piece = dwg.g(class_=f"off {side.key}", data_count=str(n), **SIDE_STYLE[side])
-        piece.add(dwg.circle((_n(cx), _n(cy)), "8", stroke_width="1.5"))
-        text_fill = INK if side is Side.WHITE else PAPER
-        piece.add(dwg.text(str(n), x=[_n(cx)], y=[_n(cy + 3.5)], fill=text_fill, stroke="none"))
-        group.add(piece)
-    return group
-
-
 # -- the last turn ------------------------------------------------------------------
 def _arrow(
     dwg: svgwrite.Drawing, frm_sq: int, to_sq: int, numbered: bool, flip: bool, last: bool = True
@@ -581,9 +566,6 @@ def render_svg(
     _defs(dwg)
     dwg.add(_realms(dwg, position, flip))
     dwg.add(_Frozen(_static_layer(flip)))
-    beside = game_of(position).off_board(position)
-    if beside:
-        dwg.add(_beside(dwg, beside, flip))
     if last is None:
         dwg.add(_pieces(dwg, position, flip))
     else:

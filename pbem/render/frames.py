@@ -68,6 +68,9 @@ class Frame:
     realms: str = ""
     #: every square of a move's path, where it has more than two
     path: tuple[int, ...] = ()
+    #: White's and Black's pieces beside the board (Medieval's pieces moved off), in a
+    #: game that keeps any (``Game.off_board``)
+    off: tuple[int, int] | None = None
 
     def as_json(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -86,7 +89,13 @@ class Frame:
             data["r"] = self.realms
         if self.path:
             data["p"] = list(self.path)
+        if self.off is not None:
+            data["o"] = list(self.off)
         return data
+
+
+def _off_pair(counts: dict[Side, int]) -> tuple[int, int] | None:
+    return (counts.get(Side.WHITE, 0), counts.get(Side.BLACK, 0)) if counts else None
 
 
 def _status(position: GamePosition, last_side: Side | None) -> str:
@@ -114,11 +123,15 @@ def frames_of(replay: Replay) -> list[Frame]:
         Frame(
             "start", 0, "", "Start", board_string(start.board, game),
             status=_status(start, None), realms=realm_string(start.board, game),
+            off=_off_pair(game.off_board(start)),
         )
     ]
     for turn in replay.turns:
         for i, r in enumerate(turn.resolved):
             last = i + 1 == len(turn.resolved)
+            # pieces leave the board only by the one move of a Medieval turn: the
+            # counts before the turn hold until its last action
+            off = game.off_board(turn.after if last else turn.before)
             board = turn.after.board if last else turn.resolved[i + 1].board
             frm = to = None
             path: tuple[int, ...] = ()
@@ -140,6 +153,7 @@ def frames_of(replay: Replay) -> list[Frame]:
                     _status(turn.after, turn.side) if last else "",
                     realm_string(board, game),
                     path,
+                    _off_pair(off),
                 )
             )
     final = replay.final

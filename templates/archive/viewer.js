@@ -93,6 +93,26 @@
     });
   }
 
+  // pieces moved off the board (Medieval), in a strip right of it as the SVG boards
+  // draw them: a disc per piece, White's from the top, Black's from the bottom (the edge
+  // each leaves by; the other way round when flipped), and the count
+  var STRIP = 2 * CELL, VIEW = 2 * MARGIN + SIZE * CELL;
+  function drawOff(counts) {
+    var g = el("g", {id: "off-board", "font-size": 11, "text-anchor": "middle"}, board);
+    var x = VIEW + STRIP / 2 - MARGIN / 2;
+    ["w", "b"].forEach(function (key, i) {
+      var n = counts[i], top = (key === "w") !== flipped, sign = top ? 1 : -1;
+      var y = top ? MARGIN + 12 : VIEW - MARGIN - 12;
+      var pile = el("g", {"class": "off " + key, "data-count": n,
+                          fill: key === "w" ? "#ffffff" : INK,
+                          stroke: key === "w" ? INK : "#f0f0f0"}, g);
+      for (var k = 0; k < n; k++) {
+        el("circle", {cx: x, cy: y + sign * (16 + k * 14), r: 6}, pile);
+      }
+      el("text", {x: x, y: y + 4, fill: INK}, g).textContent = "off " + n;
+    });
+  }
+
   function draw() {
     var f = frames[current];
     while (board.firstChild) { board.removeChild(board.firstChild); }
@@ -144,6 +164,7 @@
       el("polyline", {points: pts.join(" "), fill: "none", stroke: ACCENT, "stroke-width": 3,
                       "marker-end": "url(#arrowhead)", "class": "arrow"}, board);
     }
+    if (f.o) { drawOff(f.o); }
     document.getElementById("caption").textContent = f.c;
     var status = f.st;
     for (var j = current; !status && j >= 0; j--) { status = frames[j].st; }

@@ -12,6 +12,7 @@ from pbem.records.validate import validate_source
 from pbem.render.archive import build_archive
 from pbem.render.frames import board_string, frames_of
 from pbem.rules.geometry import parse_square
+from pbem.rules.pieces import Side
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = (ROOT / "games" / "sample-game-2002.realm").read_text(encoding="utf-8")
@@ -135,3 +136,37 @@ def test_the_move_list_numbers_moves_as_the_notation_does(tmp_path: Path) -> Non
     assert "<ol" not in moves and "7w" not in re.sub(r'href="[^"]*"', "", moves)
     assert '<p class="result">0-1 {White resigned}</p>' in page
     assert 'class="legend"' in page and 'id="legend-pieces"' in page  # filled by the viewer
+
+
+def medieval_record(seed: int = 1) -> str:
+    """A whole random Medieval game: its pieces move off the board as it goes."""
+    from pbem.records.generate import generate_game, record_text
+    from pbem.rules.registry import game_for
+
+    ruleset = game_for("medieval").default_ruleset()
+    return record_text(generate_game(seed, 0, ruleset), seed, 0)
+
+
+def test_medieval_pieces_moved_off_step_with_the_frames(tmp_path: Path) -> None:
+    report = _report(medieval_record())
+    frames = frames_of(report.replay)
+    game = report.replay.game
+    assert frames[0].off == (0, 0)
+    for turn, frame in zip(report.replay.turns, frames[1:], strict=True):  # one move a turn
+        counts = game.off_board(turn.after)
+        assert frame.off == (counts[Side.WHITE], counts[Side.BLACK]), turn.label
+        assert frame.as_json()["o"] == list(frame.off)
+    changes = [a.off != b.off for a, b in zip(frames, frames[1:], strict=False)]
+    assert any(changes) and not all(changes)
+    assert max(frames[-1].off) > 0
+    # a game that keeps no pieces beside the board says nothing of them
+    assert all(f.off is None and "o" not in f.as_json() for f in frames_of(_report(SAMPLE).replay))
+    folder = tmp_path / "records"
+    folder.mkdir()
+    (folder / "medieval.realm").write_text(medieval_record(), encoding="utf-8")
+    (folder / "sample.realm").write_text(SAMPLE, encoding="utf-8")
+    build_archive([folder], tmp_path / "site")
+    page = (tmp_path / "site" / "games" / "medieval.html").read_text(encoding="utf-8")
+    assert '<svg id="board" class="beside" viewBox="0 0 608 528"' in page
+    page = (tmp_path / "site" / "games" / "sample.html").read_text(encoding="utf-8")
+    assert '<svg id="board" viewBox="0 0 528 528"' in page

@@ -248,3 +248,57 @@ def test_the_ratings_page_lists_the_club_after_a_few_games(
     page.screenshot(path=str(SHOTS / "ratings.png"), full_page=True)
     page.click("text=← Club")
     assert page.url.endswith("/index.html")
+
+
+def test_medieval_pieces_moved_off_stand_beside_the_board_and_step(
+    browser, tmp_path: Path
+) -> None:
+    from tests.render.test_archive import medieval_record
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    text = medieval_record()
+    (folder / "medieval.realm").write_text(text, encoding="utf-8")
+    build_archive([folder], tmp_path / "site", title="Medieval")
+    (source,) = list(read_file(folder / "medieval.realm"))
+    frames = frames_of(validate_source(source).replay)
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.goto((tmp_path / "site" / "games" / "medieval.html").as_uri())
+
+    def shown() -> dict[str, int]:
+        return {cls: page.locator(f"#off-board g.off.{cls} circle").count() for cls in "wb"}
+
+    assert shown() == {"w": 0, "b": 0}
+    page.keyboard.press("End")
+    assert shown() == dict(zip("wb", frames[-1].off, strict=True)) and max(frames[-1].off) > 0
+    # one step back over the turn that last moved a piece off: one disc fewer
+    i = max(n for n in range(1, len(frames)) if frames[n].off != frames[n - 1].off)
+    page.goto((tmp_path / "site" / "games" / "medieval.html").as_uri() + f"#{frames[i].turn}")
+    before = shown()
+    assert before == dict(zip("wb", frames[i].off, strict=True))
+    page.keyboard.press("ArrowLeft")
+    assert shown() == dict(zip("wb", frames[i - 1].off, strict=True)) != before
+    # beside the board, right of its squares, as the SVG boards draw them; White's pile
+    # by the edge White's pieces leave by (the top), Black's below; flipped, the other way
+    page.keyboard.press("End")
+    box = page.evaluate("""() => {
+        const r = s => document.querySelector(s).getBoundingClientRect();
+        const squares = r('#board g.squares'), off = r('#off-board');
+        const w = document.querySelector('#off-board text');
+        return {squaresRight: squares.right, offLeft: off.left, boardRight: r('#board').right,
+                whiteY: w.getBoundingClientRect().top, boardTop: r('#board').top,
+                boardHeight: r('#board').height}; }""")
+    assert box["squaresRight"] <= box["offLeft"] < box["boardRight"]
+    assert box["whiteY"] - box["boardTop"] < box["boardHeight"] / 2
+    page.click("#flip")
+    flipped = page.evaluate(
+        "document.querySelector('#off-board text').getBoundingClientRect().top"
+        " - document.querySelector('#board').getBoundingClientRect().top")
+    assert flipped > box["boardHeight"] / 2
+    texts = page.locator("#off-board text").all_text_contents()
+    assert [w for t in texts for w in t.split()] == [
+        "off", str(frames[-1].off[0]), "off", str(frames[-1].off[1])]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "game-medieval-end.png"), full_page=True)
+    context.close()

@@ -42,5 +42,8 @@ def test_medieval_pieces_off_the_board_are_shown_beside_it():
     shown = {el.get("class"): int(el.get("data-count")) for el in root.iter()
              if (el.get("class") or "").startswith("off ")}
     assert shown == {f"off {side.key}": n for side, n in off.items()}
+    # drawn once, in the strip right of the board (the view box is wider for it)
+    assert [el.get("id") for el in root.iter()].count("off-board") == 1
+    assert root.get("viewBox") == "0 0 600 520"
     desc = root.find("svg:desc", NS)
     assert desc is not None and "Off the board:" in (desc.text or "")
