@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from html.parser import HTMLParser
+from itertools import pairwise
 from pathlib import Path
 
 from pbem.records.reader import read_games
@@ -156,7 +157,7 @@ def test_medieval_pieces_moved_off_step_with_the_frames(tmp_path: Path) -> None:
         counts = game.off_board(turn.after)
         assert frame.off == (counts[Side.WHITE], counts[Side.BLACK]), turn.label
         assert frame.as_json()["o"] == list(frame.off)
-    changes = [a.off != b.off for a, b in zip(frames, frames[1:], strict=False)]
+    changes = [a.off != b.off for a, b in pairwise(frames)]
     assert any(changes) and not all(changes)
     assert max(frames[-1].off) > 0
     # a game that keeps no pieces beside the board says nothing of them
