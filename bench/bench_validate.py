@@ -115,8 +115,25 @@ def _plain_lark() -> Any:
     return _PLAIN
 
 
+def rules_only(text: str) -> None:
+    """The rules' share alone: the record parsed once, then replayed (walker, resolver, rules)."""
+    for game in _parsed(text):
+        r = replay_game(game)
+        assert r.valid, r.error
+
+
+def _parsed(text: str) -> list[Any]:
+    games = _PARSED.get(text)
+    if games is None:
+        games = _PARSED[text] = [src.game for src in read_games(text) if src.game is not None]
+    return games
+
+
 _PLAIN: Any = None
-_STAGES = {"lark": lark_only, "parse": parse_only, "validate": parse_and_validate}
+_PARSED: dict[str, list[Any]] = {}
+_STAGES = {
+    "lark": lark_only, "parse": parse_only, "rules": rules_only, "validate": parse_and_validate,
+}
 
 
 def child(stage: str, games: int) -> None:
@@ -162,7 +179,7 @@ def compare(baseline: Path, repeat: int, seconds: float, instructions: bool) -> 
                 best[key] = max(best.get(key, 0.0), float(games))
     print(f"Sample game, one core, best of {repeat} interleaved runs per tree "
           f"(load average now {os.getloadavg()[0]:.1f}):")
-    for label in ("lark only", "parse only", "parse+validate"):
+    for label in ("lark only", "parse only", "rules only", "parse+validate"):
         before, after = best.get(("before", label)), best.get(("after", label))
         if before and after:
             print(f"  {label:<16} before {before:6.0f} games/s  after {after:6.0f} games/s  "
@@ -208,6 +225,7 @@ def main() -> None:
     print(f"Sample game ({count_actions([sample])} actions), one core:")
     rate("lark only", [sample], lark_only, args.seconds)
     rate("parse only", [sample], parse_only, args.seconds)
+    rate("rules only", [sample], rules_only, args.seconds)
     rate("parse+validate", [sample], parse_and_validate, args.seconds)
     if args.sample_only:
         return

@@ -14,7 +14,7 @@ class Side(IntEnum):
 
     @property
     def other(self) -> Side:
-        return Side(1 - self)
+        return _SIDES[1 - self]  # not Side(1 - self): an enum call costs ten times more
 
     @property
     def letter(self) -> str:
@@ -27,6 +27,9 @@ class Side(IntEnum):
     @property
     def key(self) -> str:
         return "white" if self is Side.WHITE else "black"
+
+
+_SIDES = (Side.WHITE, Side.BLACK)
 
 
 class Kind(Enum):

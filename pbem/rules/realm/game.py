@@ -123,7 +123,7 @@ class FeaturedGame(Game):
     def resolve_action(self, state: Any, text: ActionText) -> tuple[Any, Resolved]:
         """``state``: the position before the first action, the rules' own TurnState once
         Moves are under way, a FeaturedTurn after a whole-turn action."""
-        moving = isinstance(text, MoveText | SacrificeText)
+        moving = isinstance(text, _MOVING)
         if isinstance(state, turns.TurnState):
             if not moving:
                 raise RuleError("turn.single", _SINGLE)

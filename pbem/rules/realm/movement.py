@@ -29,19 +29,21 @@ def describe_at(piece: Piece, sq: int) -> str:
 def check_piece(board: Board, side: Side, frm: int) -> Piece:
     """The piece on ``frm`` if ``side`` may move it at all (turn rules aside)."""
     piece = board[frm]
-    name = square_name(frm)
     if piece is None:
-        raise RuleError("move.no-piece", f"there is no piece on {name}")
+        raise RuleError("move.no-piece", f"there is no piece on {square_name(frm)}")
     if piece.side is not side:
         raise RuleError(
             "move.not-own",
             f"{describe_at(piece, frm)} is {piece.side.title}'s; it is {side.title}'s turn",
         )
     if piece.kind is Kind.BASE:
-        raise RuleError("move.base", f"the Base on {name} cannot move: Bases never move")
+        raise RuleError(
+            "move.base", f"the Base on {square_name(frm)} cannot move: Bases never move"
+        )
     if piece.facing is None and piece.kind is Kind.ENFORCER:
         raise RuleError(
-            "move.immobilised", f"the Enforcer on {name} is immobilised and cannot move"
+            "move.immobilised",
+            f"the Enforcer on {square_name(frm)} is immobilised and cannot move",
         )
     return piece
 
@@ -74,13 +76,12 @@ def check_path(
     ``checkpoint``: a piece that enters a Realm controlled by an enemy Base must
     stop in it (a variation).
     """
-    tname = square_name(to)
     d = direction_between(frm, to)
     if d is None:
         raise RuleError(
             "move.straight-line",
-            f"{describe_at(piece, frm)} cannot move to {tname}: pieces move in a straight "
-            "line North, East, South or West",
+            f"{describe_at(piece, frm)} cannot move to {square_name(to)}: pieces move in a "
+            "straight line North, East, South or West",
         )
     if piece.kind is Kind.ENFORCER and piece.facing is not None and d == piece.facing.opposite:
         raise RuleError(
@@ -89,8 +90,9 @@ def check_path(
             f"{direction_word(d)}: an Enforcer never moves opposite to its point",
         )
     ray = RAYS[frm][d]
-    path = ray[: ray.index(to) + 1]
-    for sq in path[:-1]:
+    for sq in ray:
+        if sq == to:
+            break
         blocker = board[sq]
         if blocker is not None:
             raise RuleError(
@@ -99,23 +101,24 @@ def check_path(
                 f"{blocker.side.title} {piece_words(blocker)} there blocks the way",
             )
     if checkpoint:
-        _check_checkpoint(board, piece, frm, to, path)
+        _check_checkpoint(board, piece, frm, to, ray[: ray.index(to) + 1])
     occupant = board[to]
     if occupant is not None:
         raise RuleError(
             "move.occupied",
-            f"{describe_at(piece, frm)} cannot stop on {tname}: the {occupant.side.title} "
-            f"{piece_words(occupant)} is there",
+            f"{describe_at(piece, frm)} cannot stop on {square_name(to)}: the "
+            f"{occupant.side.title} {piece_words(occupant)} is there",
         )
     if IS_CENTER[to]:
         raise RuleError(
             "move.center",
-            f"{describe_at(piece, frm)} cannot stop on {tname}: no piece may stop on a Center",
+            f"{describe_at(piece, frm)} cannot stop on {square_name(to)}: no piece may stop "
+            "on a Center",
         )
     if REALM_OF[to] == REALM_OF[frm]:
         raise RuleError(
             "move.same-realm",
-            f"{describe_at(piece, frm)} cannot stop on {tname}: a piece must stop in a "
+            f"{describe_at(piece, frm)} cannot stop on {square_name(to)}: a piece must stop in a "
             f"different Realm from the one it started in (the {realm_name(REALM_OF[frm])} Realm)",
         )
     return d

@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem.errors import Diagnostic, NotationError, RuleError
 from pbem.rules.game import Resolved
-from pbem.rules.geometry import IS_CENTER, REALM_OF, Direction
+from pbem.rules.geometry import IS_CENTER, REALM_OF, SQUARE_INDEX, Direction
 from pbem.rules.geometry import square_name as name_of
 from pbem.rules.pieces import Kind, Piece, enforcer, power
 from pbem.rules.realm.actions import (
@@ -172,16 +172,21 @@ def _event_kind(e: EventText) -> str:
 
 
 EventKey = tuple[str, int, "str | None"]
+_NO_KEYS: list[EventKey] = []  # never changed: only compared and read
 
 
 def _attempt_move(
     state: TurnState, t: MoveText, names: list[str], kinds: list[str]
 ) -> tuple[TurnState, Resolved]:
-    frm, to = _sq(names[0]), _sq(names[1])
+    index = SQUARE_INDEX
+    frm = index.get(names[0])
+    to = index.get(names[1])
+    if frm is None or to is None:
+        frm, to = _sq(names[0]), _sq(names[1])  # raises: no such square
     written: list[EventKey] = (
         [(k, _sq(n), e.facing) for k, e, n in zip(kinds, t.events, names[2:], strict=True)]
         if t.events
-        else []
+        else _NO_KEYS
     )
     create_at = create_facing = immobilise = None
     for kind, sq, facing in written:
@@ -213,7 +218,9 @@ def _attempt_move(
                 options=exc.options,
             ) from None
         raise
-    produced = [_event_key(ev) for ev in events if not isinstance(ev, GameEnded)] if events else []
+    produced = (
+        [_event_key(ev) for ev in events if type(ev) is not GameEnded] if events else _NO_KEYS
+    )
     if written == produced:
         return new_state, Resolved(move, tuple(events), board, (), canonical_of)
     label = f"{t.piece}{names[0]}{names[1]}"

@@ -8,9 +8,19 @@ is a RuleError whose ``options`` list what was possible.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.errors import RuleError
-from pbem.rules.geometry import CENTER, DIRECTIONS, REALM_OF, REALM_SQUARES, realm_name, square_name
-from pbem.rules.pieces import Kind, Side, base, enforcer
+from pbem.rules.geometry import (
+    CENTER,
+    DIRECTIONS,
+    REALM_OF,
+    REALM_SQUARES,
+    SQUARES,
+    realm_name,
+    square_name,
+)
+from pbem.rules.pieces import Kind, Piece, Side, base, enforcer
 from pbem.rules.realm.actions import (
     BaseCaptured,
     BaseCreated,
@@ -19,10 +29,10 @@ from pbem.rules.realm.actions import (
     Event,
     Move,
 )
-from pbem.rules.realm.position import Position, bump
+from pbem.rules.realm.position import Board, Position, bump
 
 
-def _count_powers(board: tuple, realm: int, side: Side) -> tuple[int, int]:
+def _count_powers(board: Board | list[Piece | None], realm: int, side: Side) -> tuple[int, int]:
     own = enemy = 0
     for s in REALM_SQUARES[realm]:
         p = board[s]
@@ -34,8 +44,12 @@ def _count_powers(board: tuple, realm: int, side: Side) -> tuple[int, int]:
     return own, enemy
 
 
-def base_creation_possible(position: Position, side: Side, realm: int) -> bool:
-    board = position.board
+def base_creation_possible(
+    position: Position, side: Side, realm: int, board: Board | None = None
+) -> bool:
+    """``board``: the board to judge (default the position's), e.g. one a move is changing."""
+    if board is None:
+        board = position.board
     if board[CENTER[realm]] is not None or position.bases_in_supply(side) <= 0:
         return False
     own, enemy = _count_powers(board, realm, side)
@@ -44,9 +58,12 @@ def base_creation_possible(position: Position, side: Side, realm: int) -> bool:
     return enemy == 0
 
 
-def enforcer_creation_squares(position: Position, side: Side, realm: int) -> list[int]:
+def enforcer_creation_squares(
+    position: Position, side: Side, realm: int, board: Board | None = None
+) -> list[int]:
     """Empty squares where a Power stopping in ``realm`` must create an Enforcer, or []."""
-    board = position.board
+    if board is None:
+        board = position.board
     center = board[CENTER[realm]]
     if center is None or center.kind is not Kind.BASE or center.side is not side:
         return []
@@ -62,28 +79,37 @@ def enforcer_creation_squares(position: Position, side: Side, realm: int) -> lis
     return empty
 
 
-def after_power_stop(position: Position, move: Move) -> tuple[Position, list[Event]]:
+#: what a special event changes besides the board: Position fields and their new values
+Changes = dict[str, Any]
+_NOTHING: Changes = {}
+
+
+def after_power_stop(
+    position: Position, board: list[Piece | None], move: Move
+) -> tuple[Changes, list[Event]]:
+    """The event after a Power stops on ``move.to``. ``position`` is the one the move was
+    played from (its supplies and counters); ``board``, the board after the move, gets
+    the event's pieces: the move and its event make one new Position, not two."""
     side = position.to_move
     realm = REALM_OF[move.to]
-    if base_creation_possible(position, side, realm):
+    if base_creation_possible(position, side, realm, board):
         if move.create_at is not None:
             raise RuleError(
                 "event.base-not-enforcer",
                 f"the Power's stop in the {realm_name(realm)} Realm creates a Base on "
                 f"{realm_name(realm)}, not an Enforcer",
             )
-        board = list(position.board)
         board[CENTER[realm]] = base(side)
-        new = position.with_board(tuple(board), bases_created=bump(position.bases_created, side))
-        return new, [BaseCreated(side, CENTER[realm])]
-    squares = enforcer_creation_squares(position, side, realm)
+        changes = {"bases_created": bump(position.bases_created, side)}
+        return changes, [BaseCreated(side, CENTER[realm])]
+    squares = enforcer_creation_squares(position, side, realm, board)
     if not squares:
         if move.create_at is not None:
             raise RuleError(
                 "event.no-enforcer",
-                f"no Enforcer is created: {_why_no_enforcer(position, side, realm)}",
+                f"no Enforcer is created: {_why_no_enforcer(position, board, side, realm)}",
             )
-        return position, []
+        return _NOTHING, []
     if move.create_at is None or move.create_facing is None:
         raise RuleError(
             "event.enforcer-choice",
@@ -99,20 +125,21 @@ def after_power_stop(position: Position, move: Move) -> tuple[Position, list[Eve
             f"({', '.join(square_name(s) for s in squares)})",
             options=_creation_options(squares),
         )
-    board = list(position.board)
     board[move.create_at] = enforcer(side, move.create_facing)
-    new = position.with_board(
-        tuple(board), enforcers_created=bump(position.enforcers_created, side)
-    )
-    return new, [EnforcerCreated(side, move.create_at, move.create_facing)]
+    changes = {"enforcers_created": bump(position.enforcers_created, side)}
+    return changes, [EnforcerCreated(side, move.create_at, move.create_facing)]
 
 
 def _creation_options(squares: list[int]) -> tuple[str, ...]:
-    return tuple(f"E{square_name(s)}{d.name}" for s in squares for d in DIRECTIONS)
+    return tuple(option for s in squares for option in _CREATE_AT[s])
 
 
-def _why_no_enforcer(position: Position, side: Side, realm: int) -> str:
-    center = position.board[CENTER[realm]]
+#: a created Enforcer on each square, each way it may point, as written ("Eg12S")
+_CREATE_AT = tuple(tuple(f"E{square_name(s)}{d.name}" for d in DIRECTIONS) for s in SQUARES)
+
+
+def _why_no_enforcer(position: Position, board: Board | list, side: Side, realm: int) -> str:
+    center = board[CENTER[realm]]
     name = realm_name(realm)
     if center is None or center.kind is not Kind.BASE or center.side is not side:
         return f"the {name} Realm is not controlled by {side.title}"
@@ -120,13 +147,13 @@ def _why_no_enforcer(position: Position, side: Side, realm: int) -> str:
         return f"{side.title} has no Enforcer left in supply"
     if any(
         p is not None and p.kind is Kind.ENFORCER and p.facing is not None
-        for p in (position.board[s] for s in REALM_SQUARES[realm])
+        for p in (board[s] for s in REALM_SQUARES[realm])
     ):
         return f"a mobile Enforcer stands in the {name} Realm"
     return f"the {name} Realm has no empty square"
 
 
-def mobile_enemy_enforcers(board: tuple, side: Side, realm: int) -> list[int]:
+def mobile_enemy_enforcers(board: Board | list[Piece | None], side: Side, realm: int) -> list[int]:
     """The squares of ``realm``'s mobile Enforcers of the other side: what an Enforcer
     of ``side`` stopping there immobilises (one of them, the mover's choice)."""
     return [
@@ -139,14 +166,16 @@ def mobile_enemy_enforcers(board: tuple, side: Side, realm: int) -> list[int]:
     ]
 
 
-def after_enforcer_stop(position: Position, move: Move) -> tuple[Position, list[Event]]:
+def after_enforcer_stop(
+    position: Position, board: list[Piece | None], move: Move
+) -> tuple[Changes, list[Event]]:
+    """The event after an Enforcer stops on ``move.to``: as ``after_power_stop``."""
     side = position.to_move
     realm = REALM_OF[move.to]
-    board = position.board
     targets = mobile_enemy_enforcers(board, side, realm)
     own, enemy = _count_powers(board, realm, side)
     if targets:
-        return _immobilise(position, move, targets, own > enemy)
+        return _immobilise(side, board, move, targets, own > enemy)
     if move.immobilise is not None:
         raise RuleError(
             "event.no-enemy-enforcer",
@@ -155,29 +184,25 @@ def after_enforcer_stop(position: Position, move: Move) -> tuple[Position, list[
         )
     center = board[CENTER[realm]]
     if center is None or center.kind is not Kind.BASE or center.side is side or own <= enemy:
-        return position, []
-    new_board = list(board)
-    new_board[CENTER[realm]] = None
+        return _NOTHING, []
+    board[CENTER[realm]] = None
     events: list[Event] = [BaseCaptured(side, CENTER[realm])]
     if own - enemy == 1:
-        new_board[move.to] = enforcer(side, None)
+        board[move.to] = enforcer(side, None)
         events.append(EnforcerImmobilised(side, move.to, own=True))
     bases_created = position.bases_created
     if position.ruleset.replacement and position.bases_in_supply(side) > 0:
         # the capturer at once puts one of its own Bases on the Center: a Base created
-        new_board[CENTER[realm]] = base(side)
+        board[CENTER[realm]] = base(side)
         bases_created = bump(bases_created, side)
         events.append(BaseCreated(side, CENTER[realm]))
-    new = position.with_board(
-        tuple(new_board), captured=bump(position.captured, side), bases_created=bases_created
-    )
-    return new, events
+    changes = {"captured": bump(position.captured, side), "bases_created": bases_created}
+    return changes, events
 
 
 def _immobilise(
-    position: Position, move: Move, targets: list[int], stays_mobile: bool
-) -> tuple[Position, list[Event]]:
-    side = position.to_move
+    side: Side, board: list[Piece | None], move: Move, targets: list[int], stays_mobile: bool
+) -> tuple[Changes, list[Event]]:
     realm = REALM_OF[move.to]
     target = move.immobilise
     if target is None:
@@ -197,10 +222,9 @@ def _immobilise(
             f"{', '.join(square_name(s) for s in targets)}",
             options=tuple(f"xE{square_name(s)}" for s in targets),
         )
-    board = list(position.board)
     board[target] = enforcer(side.other, None)
     events: list[Event] = [EnforcerImmobilised(side.other, target, own=False)]
     if not stays_mobile:
         board[move.to] = enforcer(side, None)
         events.append(EnforcerImmobilised(side, move.to, own=True))
-    return position.with_board(tuple(board)), events
+    return _NOTHING, events

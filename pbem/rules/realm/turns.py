@@ -73,60 +73,67 @@ def begin_turn(position: Position) -> TurnState:
 
 
 def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
-    """One piece's move and its special event."""
+    """One piece's move and its special event: one new board, one new Position."""
     position = state.position
-    if state.over:
+    if position.phase is Phase.OVER:
         raise RuleError(
             "turn.game-over",
             "the game ended earlier in this turn: nothing more may be played",
         )
     side = position.to_move
-    piece = check_piece(position.board, side, move.frm)
-    if move.frm in state.arrived or move.frm in state.created:
-        raise RuleError("turn.moved-once", _why_not_fresh(state, move.frm))
-    if state.sacrifice_realm is not None and REALM_OF[move.frm] != state.sacrifice_realm:
+    frm, to = move.frm, move.to
+    piece = check_piece(position.board, side, frm)
+    if frm in state.arrived or frm in state.created:
+        raise RuleError("turn.moved-once", _why_not_fresh(state, frm))
+    if state.sacrifice_realm is not None and REALM_OF[frm] != state.sacrifice_realm:
         raise RuleError(
             "sacrifice.dispersal",
-            f"{_mover(piece, move.frm)} is outside the {realm_name(state.sacrifice_realm)} "
+            f"{_mover(piece, frm)} is outside the {realm_name(state.sacrifice_realm)} "
             "Realm: after a Power sacrifice the turn is a Dispersal from the sacrifice's Realm",
         )
-    d = check_path(position.board, piece, move.frm, move.to, position.ruleset.checkpoint)
-    start_realms = state.start_realms | {REALM_OF[move.frm]}
-    end_realms = state.end_realms | {REALM_OF[move.to]}
+    d = check_path(position.board, piece, frm, to, position.ruleset.checkpoint)
+    start_realms, end_realms = state.start_realms, state.end_realms
+    if REALM_OF[frm] not in start_realms:
+        start_realms = start_realms | {REALM_OF[frm]}
+    if REALM_OF[to] not in end_realms:
+        end_realms = end_realms | {REALM_OF[to]}
     if len(start_realms) > 1 and len(end_realms) > 1:
         raise RuleError(
             "turn.dispersal-or-concentration",
-            f"{_mover(piece, move.frm)} starts in the {realm_name(REALM_OF[move.frm])} Realm "
-            f"and stops in the {realm_name(REALM_OF[move.to])} Realm: a turn moves pieces "
+            f"{_mover(piece, frm)} starts in the {realm_name(REALM_OF[frm])} Realm "
+            f"and stops in the {realm_name(REALM_OF[to])} Realm: a turn moves pieces "
             "either out of one Realm (Dispersal) or into one Realm (Concentration)",
         )
     board = list(position.board)
-    board[move.frm] = None
+    board[frm] = None
     if piece.kind is Kind.ENFORCER:
         piece = enforcer(side, d)  # it points the way it moved
-    board[move.to] = piece
-    moved = position.with_board(tuple(board))
+    board[to] = piece
     if piece.kind is Kind.POWER:
         if move.immobilise is not None:
             raise RuleError(
                 "event.power-immobilise", "a Power never immobilises: only Enforcers do"
             )
-        after, events = after_power_stop(moved, move)
+        changes, events = after_power_stop(position, board, move)
     else:
         if move.create_at is not None:
             raise RuleError(
                 "event.enforcer-create", "an Enforcer never creates pieces: only Powers do"
             )
-        after, events = after_enforcer_stop(moved, move)
-    if after.bases_in_supply(side) == 0 and any(isinstance(e, BaseCreated) for e in events):
+        changes, events = after_enforcer_stop(position, board, move)
+    after = position.with_board(tuple(board), **changes)
+    created = state.created
+    based = False
+    for ev in events:
+        if type(ev) is EnforcerCreated:
+            created = created | {ev.square}
+        elif type(ev) is BaseCreated:
+            based = True
+    if based and after.bases_in_supply(side) == 0:
         after = _end(after, "bases")
         events.append(GameEnded("bases", after.result or ""))
-    created = state.created
-    for ev in events:
-        if isinstance(ev, EnforcerCreated):
-            created = created | {ev.square}
     new_state = TurnState(
-        state.start, after, state.arrived | {move.to}, created, start_realms, end_realms,
+        state.start, after, state.arrived | {to}, created, start_realms, end_realms,
         state.moves + 1, state.sacrifice_realm,
     )
     return new_state, events
