@@ -18,11 +18,12 @@ from dataclasses import replace
 
 from pbem.rules.classic.actions import Event, Move
 from pbem.rules.classic.pieces import Piece, piece
-from pbem.rules.classic.position import EMPTY_BOARD, Board, Phase, Position, initial_position
+from pbem.rules.classic.position import Board, Phase, Position, initial_position
 from pbem.rules.classic.ruleset import CLASSIC_RULES, Ruleset
 from pbem.rules.classic.turns import apply_move, begin_turn, finish_turn
-from pbem.rules.geometry import FILES, SIZE, file_of, parse_square, rank_of, square
+from pbem.rules.geometry import parse_square
 from pbem.rules.pieces import Kind, Side
+from tests.board_text import board_from_tokens, board_text
 
 W, B = Side.WHITE, Side.BLACK
 TOKENS: dict[str, Piece | None] = {
@@ -41,18 +42,7 @@ def sq(name: str) -> int:
 
 
 def board_from(diagram: str, origin: str = "a1") -> Board:
-    rows = [line.split("#", 1)[0].split() for line in diagram.splitlines()]
-    rows = [r for r in rows if r]
-    width = len(rows[0])
-    assert all(len(r) == width for r in rows), "ragged diagram"
-    o = parse_square(origin)
-    f0, r0 = file_of(o), rank_of(o)
-    assert f0 + width <= SIZE and r0 + len(rows) <= SIZE, "window off the board"
-    board = list(EMPTY_BOARD)
-    for i, row in enumerate(reversed(rows)):
-        for j, token in enumerate(row):
-            board[square(f0 + j, r0 + i)] = TOKENS[token]
-    return tuple(board)
+    return board_from_tokens(diagram, origin, TOKENS)
 
 
 def position_from(
@@ -71,12 +61,7 @@ def position_from(
 
 
 def render_board(board: Board) -> str:
-    lines = []
-    for r in range(SIZE - 1, -1, -1):
-        tokens = [TOKEN_OF.get(board[square(f, r)], ".") for f in range(SIZE)]  # type: ignore[arg-type]
-        lines.append(f"{r + 1:>2} " + " ".join(tokens))
-    lines.append("   " + " ".join(FILES))
-    return "\n".join(lines)
+    return board_text(board, TOKEN_OF)
 
 
 def assert_board(position: Position, diagram: str, origin: str = "a1") -> None:

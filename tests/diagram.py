@@ -18,12 +18,13 @@ comments such as rank numbers.
 
 from __future__ import annotations
 
-from pbem.rules.geometry import FILES, SIZE, Direction, file_of, parse_square, rank_of, square
+from pbem.rules.geometry import Direction, parse_square
 from pbem.rules.pieces import Kind, Piece, Side, base, enforcer, power
 from pbem.rules.realm.actions import Event, Move
-from pbem.rules.realm.position import EMPTY_BOARD, Board, Pair, Phase, Position
+from pbem.rules.realm.position import Board, Pair, Phase, Position
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
 from pbem.rules.realm.turns import TurnState, apply_move, begin_turn
+from tests.board_text import board_from_tokens, board_text
 
 W, B = Side.WHITE, Side.BLACK
 
@@ -54,29 +55,7 @@ def sq(name: str) -> int:
 
 def board_from(diagram: str, origin: str = "a1") -> Board:
     """The board a diagram shows; squares outside its window are empty."""
-    rows = []
-    for line in diagram.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            rows.append(line.split())
-    if not rows:
-        raise ValueError("empty diagram")
-    width = len(rows[0])
-    if any(len(r) != width for r in rows):
-        raise ValueError(f"ragged diagram: row widths {[len(r) for r in rows]}")
-    o = parse_square(origin)
-    f0, r0 = file_of(o), rank_of(o)
-    if f0 + width > SIZE or r0 + len(rows) > SIZE:
-        raise ValueError(
-            f"a {width}x{len(rows)} window from {origin} does not fit on the board"
-        )
-    board = list(EMPTY_BOARD)
-    for i, row in enumerate(reversed(rows)):  # bottom line first
-        for j, token in enumerate(row):
-            if token not in TOKENS:
-                raise ValueError(f"unknown diagram token {token!r}")
-            board[square(f0 + j, r0 + i)] = TOKENS[token]
-    return tuple(board)
+    return board_from_tokens(diagram, origin, TOKENS)
 
 
 def _count(board: Board, side: Side, kind: Kind) -> int:
@@ -128,13 +107,7 @@ def position_from(
 
 
 def render_board(board: Board) -> str:
-    lines = []
-    for r in range(SIZE - 1, -1, -1):
-        pieces = (board[square(f, r)] for f in range(SIZE))
-        tokens = [TOKEN_OF[p] if p is not None else "." for p in pieces]
-        lines.append(f"{r + 1:>2} " + " ".join(tokens))
-    lines.append("   " + " ".join(FILES))
-    return "\n".join(lines)
+    return board_text(board, TOKEN_OF)
 
 
 def render(position: Position) -> str:

@@ -10,18 +10,17 @@ goes through ``apply_move``; randomness comes only from ``rng``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from pbem.rules.game import Resolved
+from pbem.players.steps import Playout, Step, Turn, play_out
+from pbem.players.steps import written_turn as steps_written
 from pbem.rules.geometry import BORDER_SQUARES, CENTER, REALM_OF
 from pbem.rules.modern.game import canonical_of
 from pbem.rules.modern.lines import Line, Realms, lines_from
 from pbem.rules.modern.pieces import TARGETS, Board
-from pbem.rules.modern.position import Phase, Position, initial_position
+from pbem.rules.modern.position import Position, initial_position
 from pbem.rules.modern.rules import MODERN, ModernRules
 from pbem.rules.modern.turns import (
-    Event,
     Move,
     Pass,
     Placement,
@@ -50,33 +49,6 @@ class Rng(Protocol):
     def choice(self, seq: list[T] | tuple[T, ...]) -> T: ...
 
 
-Action = Placement | Move | Pass
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    side: Side
-    action: Action
-    events: tuple[Event, ...]
-    before: Board
-    after: Position
-
-
-Turn = tuple[Step, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Playout:
-    rules: ModernRules
-    turns: tuple[Turn, ...]
-    final: Position
-    capped: bool = False
-
-    @property
-    def play_turns(self) -> int:
-        return sum(1 for t in self.turns if not isinstance(t[0].action, Placement))
-
-
 def random_ruleset(rng: Rng) -> ModernRules:
     return ModernRules(name="modern", setup="placement" if rng.random() < 0.3 else "standard")
 
@@ -84,25 +56,22 @@ def random_ruleset(rng: Rng) -> ModernRules:
 def play_random_game(
     rng: Rng, rules: ModernRules = MODERN, *, max_turns: int = MAX_TURNS
 ) -> Playout:
-    pos = initial_position(rules)
-    turns: list[Turn] = []
-    while pos.phase is Phase.SETUP:
-        side = pos.to_move
-        placed = sum(1 for p in pos.board if p is not None and p.side is side)
-        has_ca = any(p is not None and p.side is side and p.kind is Kind.POWER for p in pos.board)
-        kind = Kind.POWER if not has_ca and (placed == 7 or rng.random() < 1 / (8 - placed)) \
-            else Kind.ENFORCER
-        action = Placement(kind, rng.choice(placeable_squares(pos, side)))
-        after, events = apply_placement(pos, action)
-        turns.append((Step(side, action, tuple(events), pos.board, after),))
-        pos = after
-    played = 0
-    while pos.phase is Phase.PLAY and played < max_turns:
-        turn = choose_turn(rng, pos)
-        turns.append(turn)
-        pos = turn[-1].after
-        played += 1
-    return Playout(rules, tuple(turns), pos, capped=pos.phase is not Phase.OVER)
+    """A whole game, set-up included, played until the rules end it or ``max_turns``."""
+    return play_out(
+        rules, initial_position(rules), lambda pos: _placement(rng, pos),
+        lambda pos: choose_turn(rng, pos), max_turns,
+    )
+
+
+def _placement(rng: Rng, pos: Position) -> Step:
+    side = pos.to_move
+    placed = sum(1 for p in pos.board if p is not None and p.side is side)
+    has_ca = any(p is not None and p.side is side and p.kind is Kind.POWER for p in pos.board)
+    kind = Kind.POWER if not has_ca and (placed == 7 or rng.random() < 1 / (8 - placed)) \
+        else Kind.ENFORCER
+    action = Placement(kind, rng.choice(placeable_squares(pos, side)))
+    after, events = apply_placement(pos, action)
+    return Step(side, action, tuple(events), pos.board, after)
 
 
 def choose_turn(rng: Rng, pos: Position) -> Turn:
@@ -164,4 +133,4 @@ def _as_move(rng: Rng, board: Board, line: Line) -> Move:
 
 def written_turn(turn: Turn) -> tuple[ActionText, ...]:
     """A turn as canonical written syntax, every event written (for records)."""
-    return tuple(canonical_of(Resolved(s.action, tuple(s.events), s.before)) for s in turn)
+    return steps_written(turn, canonical_of)

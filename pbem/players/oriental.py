@@ -10,17 +10,16 @@ so nothing illegal is played; randomness comes only from ``rng``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from pbem.rules.game import Resolved
+from pbem.players.steps import Playout, Step, Turn, play_out
+from pbem.players.steps import written_turn as steps_written
 from pbem.rules.geometry import REALM_SQUARES, REALMS
 from pbem.rules.oriental.game import canonical_of
 from pbem.rules.oriental.pieces import NEIGHBOURS, Board
-from pbem.rules.oriental.position import Phase, Position, initial_position
+from pbem.rules.oriental.position import Position, initial_position
 from pbem.rules.oriental.rules import ORIENTAL, OrientalRules
 from pbem.rules.oriental.turns import (
-    Event,
     Move,
     Pass,
     Placement,
@@ -54,35 +53,6 @@ class Rng(Protocol):
     def shuffle(self, x: list[object]) -> None: ...
 
 
-Action = Placement | Move | Pass
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One action as played, with its events and the boards around it."""
-
-    side: Side
-    action: Action
-    events: tuple[Event, ...]
-    before: Board
-    after: Position
-
-
-Turn = tuple[Step, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Playout:
-    rules: OrientalRules
-    turns: tuple[Turn, ...]
-    final: Position
-    capped: bool = False
-
-    @property
-    def play_turns(self) -> int:
-        return sum(1 for t in self.turns if not isinstance(t[0].action, Placement))
-
-
 def random_ruleset(rng: Rng) -> OrientalRules:
     return OrientalRules(
         name="oriental",
@@ -95,19 +65,10 @@ def play_random_game(
     rng: Rng, rules: OrientalRules = ORIENTAL, *, max_turns: int = MAX_TURNS
 ) -> Playout:
     """A whole game, set-up included, played until the rules end it or ``max_turns``."""
-    pos = initial_position(rules)
-    turns: list[Turn] = []
-    while pos.phase is Phase.SETUP:
-        step = _placement(rng, pos)
-        turns.append((step,))
-        pos = step.after
-    played = 0
-    while pos.phase is Phase.PLAY and played < max_turns:
-        turn = choose_turn(rng, pos)
-        turns.append(turn)
-        pos = turn[-1].after
-        played += 1
-    return Playout(rules, tuple(turns), pos, capped=pos.phase is not Phase.OVER)
+    return play_out(
+        rules, initial_position(rules), lambda pos: _placement(rng, pos),
+        lambda pos: choose_turn(rng, pos), max_turns,
+    )
 
 
 def _placement(rng: Rng, pos: Position) -> Step:
@@ -184,4 +145,4 @@ def _play(pos: Position, moves: list[Move]) -> Turn:
 
 def written_turn(turn: Turn) -> tuple[ActionText, ...]:
     """A turn as canonical written syntax, every event written (for records)."""
-    return tuple(canonical_of(Resolved(s.action, tuple(s.events), s.before)) for s in turn)
+    return steps_written(turn, canonical_of)

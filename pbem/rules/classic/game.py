@@ -8,8 +8,7 @@ Realm subclasses it (``pbem.rules.medieval.game``): same adapter, another Varian
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pbem.errors import Diagnostic, RuleError
@@ -21,8 +20,6 @@ from pbem.rules.classic.position import Board, Position, initial_position
 from pbem.rules.classic.ruleset import CLASSIC_RULES, OPTION_HELP, Ruleset
 from pbem.rules.game import (
     END_WORDS,
-    ActionRuleError,
-    Game,
     Mark,
     Phase,
     PieceMoves,
@@ -34,6 +31,7 @@ from pbem.rules.game import (
     with_article,
 )
 from pbem.rules.geometry import CENTER, SQUARE_NAMES, parse_square, square_name
+from pbem.rules.move_turns import MoveTurn, MoveTurnGame
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.repairs import resolve_with_repairs, square_at, square_readings
 from pbem.rules.written import (
@@ -51,14 +49,8 @@ ALTERNATIVES = 12
 _KIND_OF = {"E": Kind.ENFORCER, "P": Kind.POWER, "B": Kind.BASE}
 
 
-@dataclass(frozen=True, slots=True)
-class CenterTurn:
-    """A turn under way: ``moves`` once a move was played, ``done`` once a placement or
-    a pass (each a whole turn) was."""
-
-    start: Position
-    moves: turns.TurnState | None = None
-    done: Position | None = None
+#: a turn of Classic or Medieval Realm under way
+CenterTurn = MoveTurn[Position, turns.TurnState]
 
 
 # -- writing actions back ----------------------------------------------------------------
@@ -172,7 +164,7 @@ def _attempt_move(
     return after, resolved
 
 
-class ClassicGame(Game):
+class ClassicGame(MoveTurnGame):
     name: ClassVar[str] = "classic"
     title: ClassVar[str] = "Classic Realm"
     json_name: ClassVar[str] = "classic"
@@ -185,6 +177,9 @@ class ClassicGame(Game):
     )
     #: the game's rules with every option at its default
     rules: ClassVar[Ruleset] = CLASSIC_RULES
+    turn_words: ClassVar[str] = (
+        "a turn is a move (two with a double move), a placement during set-up, or a pass"
+    )
     mail_examples: ClassVar[tuple[tuple[str, str], ...]] = (
         ("Eb5b8(+Ea4,xEc7)", "your move: each Center it lands on, then"),
         ("", "its events (a rescue, a dislodging)"),
@@ -212,65 +207,28 @@ class ClassicGame(Game):
     def initial(self, ruleset: Any) -> Position:
         return initial_position(ruleset)
 
-    def begin_turn(self, position: Position, actions: Sequence[ActionText] = ()) -> CenterTurn:
-        if position.phase is Phase.OVER:
-            turns.check_playing(position)
-        if len(actions) > 1:
-            for i, a in enumerate(actions):
-                if not isinstance(a, MoveText):
-                    raise ActionRuleError(
-                        "turn.single",
-                        "a placement or a pass is the whole turn: nothing else may be "
-                        "joined to it with a comma",
-                        index=i,
-                    )
-        return CenterTurn(position)
+    def start_moves(self, position: Position) -> turns.TurnState:
+        return turns.begin_turn(position)
 
-    def resolve_action(self, state: CenterTurn, text: ActionText) -> tuple[CenterTurn, Resolved]:
-        position = state.start
-        if state.done is not None or (state.moves is not None and not isinstance(text, MoveText)):
-            raise RuleError(
-                "turn.single",
-                "a placement or a pass is the whole turn: nothing else may be joined to it "
-                "with a comma",
-            )
-        if isinstance(text, MoveText):
-            moves = state.moves or turns.begin_turn(position)
-            after, resolved = resolve_with_repairs(
-                text, lambda names: _attempt_move(moves, text, names)
-            )
-            return replace(state, moves=after), resolved
-        if isinstance(text, PlacementText):
-            kind = _KIND_OF.get(text.piece, Kind.BASE)
+    def resolve_move(
+        self, moves: turns.TurnState, text: MoveText
+    ) -> tuple[turns.TurnState, Resolved]:
+        return resolve_with_repairs(text, lambda names: _attempt_move(moves, text, names))
 
-            def attempt(names: list[str]) -> tuple[Position, Resolved]:
-                action = Placement(kind, square_at(names[0]))
-                after, events = turns.apply_placement(position, action)
-                return after, Resolved(action, tuple(events), position.board,
-                                       writer=canonical_of)
+    def end_moves(self, moves: turns.TurnState) -> Position:
+        return turns.finish_turn(moves)[0]
 
-            done, resolved = resolve_with_repairs(text, attempt)
-            return replace(state, done=done), resolved
-        if isinstance(text, PassText):
-            after, events = turns.apply_pass(position)
-            return replace(state, done=after), Resolved(
-                Pass(), tuple(events), position.board, writer=canonical_of
-            )
-        raise RuleError(
-            "turn.kind",
-            f"{format_action(text)} is not a turn of {self.title}: a turn is a move (two "
-            "with a double move), a placement during set-up, or a pass",
-        )
+    def place(self, position: Position, kind: Kind, square: int) -> tuple[Position, Resolved]:
+        action = Placement(kind, square)
+        after, events = turns.apply_placement(position, action)
+        return after, Resolved(action, tuple(events), position.board, writer=canonical_of)
 
-    def state_position(self, state: CenterTurn) -> Position:
-        if state.done is not None:
-            return state.done
-        return state.moves.position if state.moves is not None else state.start
+    def pass_turn(self, position: Position) -> tuple[Position, Resolved]:
+        after, events = turns.apply_pass(position)
+        return after, Resolved(Pass(), tuple(events), position.board, writer=canonical_of)
 
-    def finish_turn(self, state: CenterTurn) -> Position:
-        if state.done is not None:
-            return state.done
-        return turns.finish_turn(state.moves or turns.begin_turn(state.start))[0]
+    def side_can_move(self, position: Position) -> bool:
+        return has_move(position, position.to_move)
 
     def can_continue(self, state: CenterTurn) -> bool:
         if state.done is not None:
@@ -324,16 +282,6 @@ class ClassicGame(Game):
             return [move_text(m, position.board) for m in moves]
         board = state.moves.position.board
         return [move_text(m, board) for m in legal.second_moves(state.moves)]
-
-    def has_legal_turn(self, position: Position) -> bool:
-        if position.phase is Phase.SETUP:
-            return True
-        return turns.has_legal_turn(position)
-
-    def pass_text(self, position: Position) -> ActionText | None:
-        if position.phase is not Phase.PLAY or has_move(position, position.to_move):
-            return None
-        return PassText()
 
     def legal_by_piece(self, position: Position) -> list[PieceMoves]:
         if position.phase is not Phase.PLAY:

@@ -33,6 +33,7 @@ from pbem.rules.classic.movement import (
 from pbem.rules.classic.pieces import Piece, piece
 from pbem.rules.classic.position import Phase, Position
 from pbem.rules.geometry import CENTER, IS_CENTER, REALM_OF, realm_name, square_name
+from pbem.rules.move_turns import check_playing
 from pbem.rules.pieces import Kind, Side
 
 DRAW = "1/2-1/2"
@@ -58,15 +59,6 @@ class TurnState:
     @property
     def over(self) -> bool:
         return self.position.phase is Phase.OVER
-
-
-def check_playing(position: Position) -> None:
-    if position.phase is Phase.SETUP:
-        raise RuleError(
-            "turn.setup", "the set-up is not finished: pieces are placed, not moved"
-        )
-    if position.phase is Phase.OVER:
-        raise RuleError("turn.game-over", "the game is over: nothing more may be played")
 
 
 # -- placements (option setup: placement) ------------------------------------------------

@@ -11,13 +11,10 @@ listings here are capped (``LINES_PER_PIECE``): captures first, then an even sam
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from pbem.errors import Diagnostic, RuleError
 from pbem.rules.game import (
-    ActionRuleError,
-    Game,
     Phase,
     PieceMoves,
     PieceStyle,
@@ -39,6 +36,7 @@ from pbem.rules.modern.pieces import AGENT, COUNTER_AGENT, HQ, TARGETS, name_of
 from pbem.rules.modern.position import Position, initial_position
 from pbem.rules.modern.rules import MODERN, OPTION_HELP, ModernRules, modern_rules
 from pbem.rules.modern.turns import Dislodged, HQPlaced, Move, Pass, Placement
+from pbem.rules.move_turns import MoveTurn, MoveTurnGame
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.repairs import resolve_with_repairs, square_at
 from pbem.rules.written import (
@@ -55,8 +53,6 @@ from pbem.rules.written import (
 LINES_PER_PIECE = 60
 #: ``pbem moves --every`` shows at most this many lines per piece and Realm
 LISTING_CAP = 50
-_KIND_OF = {"E": Kind.ENFORCER, "P": Kind.POWER, "B": Kind.BASE}
-_RESULTS = ("1-0", "0-1", "1/2-1/2")
 PIECE_BY_CODE: dict[str, Piece] = {
     f"{s.letter}{k}": {"E": AGENT, "P": COUNTER_AGENT, "B": HQ}[k][s]
     for s in Side
@@ -72,11 +68,8 @@ _END_WORDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class ModernTurn:
-    start: Position
-    moves: turns.TurnState | None = None
-    done: Position | None = None
+#: a turn of Modern Realm under way
+ModernTurn = MoveTurn[Position, turns.TurnState]
 
 
 def move_text(move: Move, board: Any, events: Sequence[Any] = ()) -> MoveText:
@@ -128,12 +121,15 @@ def _sample(lines: list[Line], cap: int) -> list[Line]:
     return captures + others[: max(room, 0)]
 
 
-class ModernGame(Game):
+class ModernGame(MoveTurnGame):
     name: ClassVar[str] = "modern"
     title: ClassVar[str] = "Modern Realm"
     json_name: ClassVar[str] = "modern"
     facing: ClassVar[bool] = False
     option_help: ClassVar[Mapping[str, str]] = OPTION_HELP
+    turn_words: ClassVar[str] = (
+        "a turn moves pieces out of one Realm, or places a piece during set-up, or passes"
+    )
     pieces: ClassVar[PieceTable] = PieceTable(
         (
             PieceStyle("B", "HQ", "HQs", "square", "B"),
@@ -158,72 +154,35 @@ class ModernGame(Game):
     def initial(self, ruleset: Any) -> Position:
         return initial_position(ruleset)
 
-    def begin_turn(self, position: Position, actions: Sequence[ActionText] = ()) -> ModernTurn:
-        if position.phase is Phase.OVER:
-            turns.check_playing(position)
-        if len(actions) > 1:
-            for i, a in enumerate(actions):
-                if not isinstance(a, MoveText):
-                    raise ActionRuleError(
-                        "turn.single",
-                        "a placement or a pass is the whole turn: nothing else may be joined "
-                        "to it with a comma",
-                        index=i,
-                    )
-        return ModernTurn(position)
+    def start_moves(self, position: Position) -> turns.TurnState:
+        return turns.begin_turn(position)
 
-    def resolve_action(self, state: ModernTurn, text: ActionText) -> tuple[ModernTurn, Resolved]:
-        position = state.start
-        if state.done is not None or (state.moves is not None and not isinstance(text, MoveText)):
+    def resolve_move(
+        self, moves: turns.TurnState, text: MoveText
+    ) -> tuple[turns.TurnState, Resolved]:
+        if text.off or len(text.squares) < 2:
             raise RuleError(
-                "turn.single",
-                "a placement or a pass is the whole turn: nothing else may be joined to it "
-                "with a comma",
+                "move.squares",
+                "a Modern move names the square it starts on, every square it turns on, "
+                "and the square it stops on, like Ed4d9 or Pc4d4d6; nothing leaves the "
+                "board",
             )
-        if isinstance(text, MoveText):
-            if text.off or len(text.squares) < 2:
-                raise RuleError(
-                    "move.squares",
-                    "a Modern move names the square it starts on, every square it turns on, "
-                    "and the square it stops on, like Ed4d9 or Pc4d4d6; nothing leaves the "
-                    "board",
-                )
-            moves = state.moves or turns.begin_turn(position)
-            after, resolved = resolve_with_repairs(
-                text, lambda names: _attempt_move(moves, text, names)
-            )
-            return replace(state, moves=after), resolved
-        if isinstance(text, PlacementText):
-            kind = _KIND_OF.get(text.piece, Kind.BASE)
+        return resolve_with_repairs(text, lambda names: _attempt_move(moves, text, names))
 
-            def attempt(names: list[str]) -> tuple[Position, Resolved]:
-                action = Placement(kind, square_at(names[0]))
-                after, events = turns.apply_placement(position, action)
-                return after, Resolved(action, tuple(events), position.board,
-                                       writer=canonical_of)
+    def end_moves(self, moves: turns.TurnState) -> Position:
+        return turns.finish_turn(moves)
 
-            done, resolved = resolve_with_repairs(text, attempt)
-            return replace(state, done=done), resolved
-        if isinstance(text, PassText):
-            after, events = turns.apply_pass(position)
-            return replace(state, done=after), Resolved(
-                Pass(), tuple(events), position.board, writer=canonical_of
-            )
-        raise RuleError(
-            "turn.kind",
-            f"{format_action(text)} is not a turn of Modern Realm: a turn moves pieces out of "
-            "one Realm, or places a piece during set-up, or passes",
-        )
+    def place(self, position: Position, kind: Kind, square: int) -> tuple[Position, Resolved]:
+        action = Placement(kind, square)
+        after, events = turns.apply_placement(position, action)
+        return after, Resolved(action, tuple(events), position.board, writer=canonical_of)
 
-    def state_position(self, state: ModernTurn) -> Position:
-        if state.done is not None:
-            return state.done
-        return state.moves.position if state.moves is not None else state.start
+    def pass_turn(self, position: Position) -> tuple[Position, Resolved]:
+        after, events = turns.apply_pass(position)
+        return after, Resolved(Pass(), tuple(events), position.board, writer=canonical_of)
 
-    def finish_turn(self, state: ModernTurn) -> Position:
-        if state.done is not None:
-            return state.done
-        return turns.finish_turn(state.moves or turns.begin_turn(state.start))
+    def side_can_move(self, position: Position) -> bool:
+        return turns.has_legal_turn(position, position.to_move)
 
     def _movers(self, state: ModernTurn) -> list[int]:
         """The pieces that may move next in the turn under way."""
@@ -274,16 +233,6 @@ class ModernGame(Game):
                 for m in line_moves(board, line):
                     out.append(_with_events(m, board))
         return out
-
-    def has_legal_turn(self, position: Position) -> bool:
-        if position.phase is Phase.SETUP:
-            return True
-        return position.phase is Phase.PLAY and turns.has_legal_turn(position, position.to_move)
-
-    def pass_text(self, position: Position) -> ActionText | None:
-        if position.phase is not Phase.PLAY or turns.has_legal_turn(position, position.to_move):
-            return None
-        return PassText()
 
     def legal_by_piece(self, position: Position) -> list[PieceMoves]:
         """Per movable piece: one example line per Realm it can end in (captures first
@@ -396,22 +345,6 @@ class ModernGame(Game):
         if position.end == "targets" and last_label:
             return f"{words} (turn {last_label})"
         return words
-
-    def resign(self, position: Position, side: Side) -> Position:
-        return _over(position, "resigned", turns.WIN[side.other])
-
-    def forfeit(self, position: Position, side: Side) -> Position:
-        return _over(position, "forfeit", turns.WIN[side.other])
-
-    def draw(self, position: Position) -> Position:
-        return _over(position, "draw", turns.DRAW)
-
-    def adjudicate(self, position: Position, result: str) -> Position:
-        if result not in _RESULTS:
-            raise RuleError(
-                "end.result", f"a result is one of {', '.join(_RESULTS)}, not {result!r}"
-            )
-        return _over(position, "adjudicated", result)
 
     # -- interchange ----------------------------------------------------------------------
     def position_to_json(self, pos: Position) -> dict[str, Any]:
@@ -551,8 +484,3 @@ def _attempt_move(
         ))
     return after, Resolved(done, tuple(events), board, tuple(warnings), writer=canonical_of)
 
-
-def _over(position: Position, end: str, result: str) -> Position:
-    if position.phase is Phase.OVER:
-        raise RuleError("turn.game-over", "the game is over already")
-    return position.replace(phase=Phase.OVER, end=end, result=result)

@@ -7,16 +7,18 @@ from dataclasses import dataclass
 
 from pbem.errors import RuleError
 from pbem.rules.game import Phase
-from pbem.rules.geometry import CENTER, parse_square
+from pbem.rules.geometry import CENTER
 from pbem.rules.modern.pieces import AGENT, COUNTER_AGENT, EMPTY_BOARD, HQ, HQS, Board
 from pbem.rules.modern.rules import MODERN, ModernRules
+from pbem.rules.move_turns import PlyPosition
 from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.setup_rules import opening_board
 
 Pair = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
-class Position:
+class Position(PlyPosition):
     ruleset: ModernRules = MODERN
     board: Board = EMPTY_BOARD
     phase: Phase = Phase.PLAY
@@ -28,13 +30,6 @@ class Position:
     result: str | None = None
     #: why it ended: "targets" (all eight Target Centers) or "no-legal-turn"
     end: str | None = None
-
-    def turn_label(self) -> str:
-        """``11w``: the entry number and side of the turn to play now."""
-        return f"{self.turn_number()}{self.to_move.letter}"
-
-    def turn_number(self) -> int:
-        return self.ply // 2 + 1
 
     def replace(self, **changes: object) -> Position:
         values = {
@@ -67,14 +62,9 @@ def initial_position(
     rules: ModernRules = MODERN, setup: Mapping[int, Piece] | None = None
 ) -> Position:
     """The standard opening, an empty board for placement, or a given set-up."""
-    if setup is None and rules.placement:
+    board = opening_board(rules, setup, STANDARD_SETUP, PIECE_CODES)
+    if board is None:
         return Position(rules, EMPTY_BOARD, Phase.SETUP)
-    if setup is None and rules.opening is not None:
-        setup = {parse_square(name): PIECE_CODES[code] for name, code in rules.opening}
-    given = STANDARD_SETUP if setup is None else setup
-    board = list(EMPTY_BOARD)
-    for sq, piece in given.items():
-        board[sq] = piece
     supply = [HQS, HQS]
     for side in Side:
         own = [p for p in board if p is not None and p.side is side]

@@ -31,6 +31,7 @@ from pbem.rules.modern.pieces import (
     realm_counts,
 )
 from pbem.rules.modern.position import Phase, Position
+from pbem.rules.move_turns import check_playing
 from pbem.rules.pieces import Kind, Side
 
 
@@ -106,13 +107,6 @@ class TurnState:
     @property
     def over(self) -> bool:
         return self.position.phase is Phase.OVER
-
-
-def check_playing(position: Position) -> None:
-    if position.phase is Phase.SETUP:
-        raise RuleError("turn.setup", "set-up is not finished: pieces are placed, not moved")
-    if position.phase is Phase.OVER:
-        raise RuleError("turn.game-over", "the game is over: nothing more may be played")
 
 
 def begin_turn(position: Position) -> TurnState:

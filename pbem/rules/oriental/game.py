@@ -9,13 +9,10 @@ groups (``warning``) when the ruleset has the option.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from pbem.errors import RuleError
 from pbem.rules.game import (
-    ActionRuleError,
-    Game,
     Phase,
     PieceMoves,
     PieceStyle,
@@ -24,6 +21,7 @@ from pbem.rules.game import (
     merged_options,
 )
 from pbem.rules.geometry import SQUARE_NAMES, parse_square, square_name
+from pbem.rules.move_turns import MoveTurn, MoveTurnGame
 from pbem.rules.oriental import turns
 from pbem.rules.oriental.pieces import EMPEROR, MANDARIN, name_of
 from pbem.rules.oriental.position import Position, initial_position
@@ -41,8 +39,6 @@ from pbem.rules.written import (
     format_action,
 )
 
-_KIND_OF = {"E": Kind.ENFORCER, "P": Kind.POWER}
-_RESULTS = ("1-0", "0-1", "1/2-1/2")
 PIECE_BY_CODE: dict[str, Piece] = {
     f"{s.letter}{k}": (EMPEROR if k == "P" else MANDARIN)[s] for s in Side for k in ("E", "P")
 }
@@ -56,14 +52,8 @@ _END_WORDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class OrientalTurn:
-    """A turn under way: ``moves`` once a move was played, ``done`` once a placement or
-    a pass (each a whole turn) was."""
-
-    start: Position
-    moves: turns.TurnState | None = None
-    done: Position | None = None
+#: a turn of Oriental Realm under way
+OrientalTurn = MoveTurn[Position, turns.TurnState]
 
 
 def action_text(action: Move | Placement | Pass, board: Any) -> ActionText:
@@ -96,12 +86,16 @@ def warning_words(position: Position) -> list[str]:
     ]
 
 
-class OrientalGame(Game):
+class OrientalGame(MoveTurnGame):
     name: ClassVar[str] = "oriental"
     title: ClassVar[str] = "Oriental Realm"
     json_name: ClassVar[str] = "oriental"
     facing: ClassVar[bool] = False
     option_help: ClassVar[Mapping[str, str]] = OPTION_HELP
+    turn_words: ClassVar[str] = (
+        "a turn is one or more moves from one Realm, a placement during set-up, or a pass"
+    )
+    placed_kinds: ClassVar[dict[str, Kind]] = {"E": Kind.ENFORCER, "P": Kind.POWER}
     pieces: ClassVar[PieceTable] = PieceTable(
         (
             PieceStyle("P", "Emperor", "Emperors", "crown", "P"),
@@ -127,91 +121,58 @@ class OrientalGame(Game):
     def initial(self, ruleset: Any) -> Position:
         return initial_position(ruleset)
 
-    def begin_turn(self, position: Position, actions: Sequence[ActionText] = ()) -> OrientalTurn:
-        if position.phase is Phase.OVER:
-            turns.check_playing(position)
-        if len(actions) > 1:
-            for i, a in enumerate(actions):
-                if not isinstance(a, MoveText):
-                    raise ActionRuleError(
-                        "turn.single",
-                        "a placement or a pass is the whole turn: nothing else may be joined "
-                        "to it with a comma",
-                        index=i,
-                    )
-        return OrientalTurn(position)
-
-    def resolve_action(
-        self, state: OrientalTurn, text: ActionText
-    ) -> tuple[OrientalTurn, Resolved]:
-        position = state.start
-        if state.done is not None or (state.moves is not None and not isinstance(text, MoveText)):
+    def placement_kind(self, text: PlacementText) -> Kind:
+        kind = self.placed_kinds.get(text.piece)
+        if kind is None:
             raise RuleError(
-                "turn.single",
-                "a placement or a pass is the whole turn: nothing else may be joined to it "
-                "with a comma",
+                "setup.piece",
+                f"{text.piece}{text.square.text}: Oriental Realm has Mandarins (E) and an "
+                "Emperor (P) only",
             )
-        if isinstance(text, MoveText):
-            if text.off or len(text.squares) != 2:
-                raise RuleError(
-                    "move.squares",
-                    "an Oriental move goes in one straight line: it names the square it "
-                    "starts on and the square it stops on, like Ed4d9",
-                )
-            if text.events:
-                raise RuleError(
-                    "event.none",
-                    "nothing is captured, created or dislodged in Oriental Realm: a move is "
-                    "written without events in parentheses, like Ed4d9",
-                )
-            moves = state.moves or turns.begin_turn(position)
+        return kind
 
-            def attempt_move(names: list[str]) -> tuple[turns.TurnState, Resolved]:
-                frm, to = square_at(names[0]), square_at(names[1])
-                board = moves.position.board
-                _check_letter(board, text.piece, frm)
-                after, events = turns.apply_move(moves, Move(frm, to))
-                return after, Resolved(Move(frm, to), tuple(events), board, writer=canonical_of)
+    def start_moves(self, position: Position) -> turns.TurnState:
+        return turns.begin_turn(position)
 
-            after, resolved = resolve_with_repairs(text, attempt_move)
-            return replace(state, moves=after), resolved
-        if isinstance(text, PlacementText):
-            kind = _KIND_OF.get(text.piece)
-            if kind is None:
-                raise RuleError(
-                    "setup.piece",
-                    f"{text.piece}{text.square.text}: Oriental Realm has Mandarins (E) and an "
-                    "Emperor (P) only",
-                )
-
-            def attempt(names: list[str]) -> tuple[Position, Resolved]:
-                action = Placement(kind, square_at(names[0]))
-                after, events = turns.apply_placement(position, action)
-                return after, Resolved(action, tuple(events), position.board,
-                                       writer=canonical_of)
-
-            done, resolved = resolve_with_repairs(text, attempt)
-            return replace(state, done=done), resolved
-        if isinstance(text, PassText):
-            after, events = turns.apply_pass(position)
-            return replace(state, done=after), Resolved(
-                Pass(), tuple(events), position.board, writer=canonical_of
+    def resolve_move(
+        self, moves: turns.TurnState, text: MoveText
+    ) -> tuple[turns.TurnState, Resolved]:
+        if text.off or len(text.squares) != 2:
+            raise RuleError(
+                "move.squares",
+                "an Oriental move goes in one straight line: it names the square it "
+                "starts on and the square it stops on, like Ed4d9",
             )
-        raise RuleError(
-            "turn.kind",
-            f"{format_action(text)} is not a turn of Oriental Realm: a turn is one or more "
-            "moves from one Realm, a placement during set-up, or a pass",
-        )
+        if text.events:
+            raise RuleError(
+                "event.none",
+                "nothing is captured, created or dislodged in Oriental Realm: a move is "
+                "written without events in parentheses, like Ed4d9",
+            )
 
-    def state_position(self, state: OrientalTurn) -> Position:
-        if state.done is not None:
-            return state.done
-        return state.moves.position if state.moves is not None else state.start
+        def attempt_move(names: list[str]) -> tuple[turns.TurnState, Resolved]:
+            frm, to = square_at(names[0]), square_at(names[1])
+            board = moves.position.board
+            _check_letter(board, text.piece, frm)
+            after, events = turns.apply_move(moves, Move(frm, to))
+            return after, Resolved(Move(frm, to), tuple(events), board, writer=canonical_of)
 
-    def finish_turn(self, state: OrientalTurn) -> Position:
-        if state.done is not None:
-            return state.done
-        return turns.finish_turn(state.moves or turns.begin_turn(state.start))
+        return resolve_with_repairs(text, attempt_move)
+
+    def end_moves(self, moves: turns.TurnState) -> Position:
+        return turns.finish_turn(moves)
+
+    def place(self, position: Position, kind: Kind, square: int) -> tuple[Position, Resolved]:
+        action = Placement(kind, square)
+        after, events = turns.apply_placement(position, action)
+        return after, Resolved(action, tuple(events), position.board, writer=canonical_of)
+
+    def pass_turn(self, position: Position) -> tuple[Position, Resolved]:
+        after, events = turns.apply_pass(position)
+        return after, Resolved(Pass(), tuple(events), position.board, writer=canonical_of)
+
+    def side_can_move(self, position: Position) -> bool:
+        return turns.has_legal_turn(position, position.to_move)
 
     def can_continue(self, state: OrientalTurn) -> bool:
         if state.done is not None:
@@ -254,16 +215,6 @@ class OrientalGame(Game):
             return []
         board = state.moves.position.board
         return [action_text(m, board) for m in self._next_moves(state.moves)]
-
-    def has_legal_turn(self, position: Position) -> bool:
-        if position.phase is Phase.SETUP:
-            return True
-        return position.phase is Phase.PLAY and turns.has_legal_turn(position, position.to_move)
-
-    def pass_text(self, position: Position) -> ActionText | None:
-        if position.phase is not Phase.PLAY or turns.has_legal_turn(position, position.to_move):
-            return None
-        return PassText()
 
     def legal_by_piece(self, position: Position) -> list[PieceMoves]:
         if position.phase is not Phase.PLAY:
@@ -324,22 +275,6 @@ class OrientalGame(Game):
             words = self.score(position)
             return f"{words} in turn {last_label}" if last_label else words
         return _END_WORDS.get(position.end or "", position.end or "unfinished")
-
-    def resign(self, position: Position, side: Side) -> Position:
-        return _over(position, "resigned", turns.WIN[side.other])
-
-    def forfeit(self, position: Position, side: Side) -> Position:
-        return _over(position, "forfeit", turns.WIN[side.other])
-
-    def draw(self, position: Position) -> Position:
-        return _over(position, "draw", turns.DRAW)
-
-    def adjudicate(self, position: Position, result: str) -> Position:
-        if result not in _RESULTS:
-            raise RuleError(
-                "end.result", f"a result is one of {', '.join(_RESULTS)}, not {result!r}"
-            )
-        return _over(position, "adjudicated", result)
 
     # -- interchange ----------------------------------------------------------------------
     def position_to_json(self, pos: Position) -> dict[str, Any]:
@@ -436,8 +371,3 @@ def _check_letter(board: Any, letter: str, sq: int) -> None:
         f"not {wrote} ({letter})",
     )
 
-
-def _over(position: Position, end: str, result: str) -> Position:
-    if position.phase is Phase.OVER:
-        raise RuleError("turn.game-over", "the game is over already")
-    return position.replace(phase=Phase.OVER, end=end, result=result)

@@ -7,15 +7,17 @@ from dataclasses import dataclass
 
 from pbem.errors import RuleError
 from pbem.rules.game import Phase
-from pbem.rules.geometry import CENTER, parse_square, square_name
+from pbem.rules.geometry import CENTER, square_name
+from pbem.rules.move_turns import PlyPosition
 from pbem.rules.oriental.groups import surrounded_groups
 from pbem.rules.oriental.pieces import EMPEROR, EMPTY_BOARD, MANDARIN, PIECES, Board
 from pbem.rules.oriental.rules import ORIENTAL, OrientalRules
 from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.setup_rules import opening_board
 
 
 @dataclass(frozen=True, slots=True)
-class Position:
+class Position(PlyPosition):
     ruleset: OrientalRules = ORIENTAL
     board: Board = EMPTY_BOARD
     phase: Phase = Phase.PLAY
@@ -28,14 +30,6 @@ class Position:
     end: str | None = None
     #: the group whose surrounding won the game
     surrounded: tuple[int, ...] = ()
-
-    def turn_label(self) -> str:
-        """``11w``: the entry number and side of the turn to play now."""
-        return f"{self.turn_number()}{self.to_move.letter}"
-
-    def turn_number(self) -> int:
-        """The record's entry number of the turn to play now (placements count, White first)."""
-        return self.ply // 2 + 1
 
     def pieces_of(self, side: Side) -> list[int]:
         return [s for s, p in enumerate(self.board) if p is not None and p.side is side]
@@ -69,14 +63,9 @@ def initial_position(
     rules: OrientalRules = ORIENTAL, setup: Mapping[int, Piece] | None = None
 ) -> Position:
     """The opening: the standard set-up, an empty board for placement, or a given set-up."""
-    if setup is None and rules.placement:
+    board = opening_board(rules, setup, STANDARD_SETUP, PIECE_CODES)
+    if board is None:
         return Position(rules, EMPTY_BOARD, Phase.SETUP)
-    if setup is None and rules.opening is not None:
-        setup = {parse_square(name): PIECE_CODES[code] for name, code in rules.opening}
-    given = STANDARD_SETUP if setup is None else setup
-    board = list(EMPTY_BOARD)
-    for sq, piece in given.items():
-        board[sq] = piece
     check_setup(tuple(board))
     return Position(rules, tuple(board), Phase.PLAY)
 

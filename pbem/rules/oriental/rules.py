@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pbem.errors import RulesetError
-from pbem.rules.geometry import is_square_name
+from pbem.rules.setup_rules import Opening, SetupRules, rules_from
 
 #: option -> what it means, in the players' words
 OPTION_HELP: dict[str, str] = {
@@ -20,51 +20,27 @@ OPTION_HELP: dict[str, str] = {
     "warning": "after each turn a player is told which of his groups the opponent could "
     "surround on his next turn",
 }
-SETUPS = ("standard", "placement")
 #: the piece codes a set-up given as a map may use
 SETUP_CODES = ("wE", "wP", "bE", "bP")
 
-#: a set-up given as a map: (square name, piece code) pairs, sorted
-Opening = tuple[tuple[str, str], ...]
-
 
 @dataclass(frozen=True, slots=True)
-class OrientalRules:
+class OrientalRules(SetupRules):
     game: ClassVar[str] = "oriental"
 
     name: str = "oriental"
-    #: "standard" or "placement"
     #: "standard", "placement", or a given opening (square name, piece code) pairs
     setup: str | Opening = "standard"
     warning: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.setup, tuple) and self.setup not in SETUPS:
-            raise RulesetError(
-                f"ruleset option 'setup' is {self.setup!r}; Oriental Realm is set up "
-                "'standard' or by 'placement'",
-                code="ruleset.value",
-            )
+        self.check_setup("Oriental Realm")
         if not isinstance(self.warning, bool):
             raise RulesetError(
                 f"ruleset option 'warning' ({OPTION_HELP['warning']}) is {self.warning!r}; "
                 "it must be true or false",
                 code="ruleset.value",
             )
-
-    @property
-    def placement(self) -> bool:
-        return self.setup == "placement"
-
-    @property
-    def opening(self) -> Opening | None:
-        """The set-up given as a map, or None for the standard one or placement."""
-        return self.setup if isinstance(self.setup, tuple) else None
-
-    def differences(self, other: Any = None) -> dict[str, Any]:
-        """The options that differ from ``other`` (the defaults when None)."""
-        base = (other or type(self)()).options()
-        return {k: v for k, v in self.options().items() if k != "name" and base[k] != v}
 
     def options(self) -> dict[str, Any]:
         setup = dict(self.setup) if isinstance(self.setup, tuple) else self.setup
@@ -73,32 +49,7 @@ class OrientalRules:
 
 def oriental_rules(options: Mapping[str, Any]) -> OrientalRules:
     """Rules from a mapping of options; unknown options are an error naming the known ones."""
-    known = ("name", *OPTION_HELP)
-    unknown = [k for k in options if k not in known]
-    if unknown:
-        raise RulesetError(
-            f"unknown ruleset option {unknown[0]!r} for Oriental Realm; the options are: "
-            f"{', '.join(OPTION_HELP)}",
-            code="ruleset.unknown-option",
-        )
-    values = dict(options)
-    if isinstance(values.get("setup"), Mapping):
-        values["setup"] = opening_from(values["setup"])
-    return OrientalRules(**values)
-
-
-def opening_from(given: Mapping[Any, Any]) -> Opening:
-    """A set-up map (square -> piece code, like the JSON board) checked and frozen."""
-    out = []
-    for square, code in given.items():
-        if not is_square_name(str(square)) or code not in SETUP_CODES:
-            raise RulesetError(
-                f"the set-up gives {square}: {code}; a set-up maps squares (a1 to l12) to "
-                f"pieces of Oriental Realm: {', '.join(SETUP_CODES)}",
-                code="ruleset.setup",
-            )
-        out.append((str(square), str(code)))
-    return tuple(sorted(out))
+    return rules_from(OrientalRules, options, OPTION_HELP, "Oriental Realm", SETUP_CODES)
 
 
 ORIENTAL = OrientalRules()

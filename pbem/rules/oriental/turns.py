@@ -19,6 +19,7 @@ from pbem.rules.geometry import (
     realm_name,
     square_name,
 )
+from pbem.rules.move_turns import check_playing
 from pbem.rules.oriental.groups import surrounded_next_to
 from pbem.rules.oriental.pieces import (
     EMPEROR,
@@ -91,13 +92,6 @@ class TurnState:
     @property
     def over(self) -> bool:
         return self.position.phase is Phase.OVER
-
-
-def check_playing(position: Position) -> None:
-    if position.phase is Phase.SETUP:
-        raise RuleError("turn.setup", "set-up is not finished: pieces are placed, not moved")
-    if position.phase is Phase.OVER:
-        raise RuleError("turn.game-over", "the game is over: nothing more may be played")
 
 
 def begin_turn(position: Position) -> TurnState:

@@ -1,0 +1,159 @@
+"""Games whose turn is moves, or one placement, or one pass: Classic, Medieval,
+Oriental and Modern Realm.
+
+What those adapters did alike lives here once: the turn under way, the refusal of
+anything joined to a placement or a pass, resolving a placement or a pass, the
+position as the turn stands and at its end, and whether the side to move has a turn.
+Each game says how it starts, plays and ends its moves, places a piece and passes
+(the abstract hooks below); its moves stay its own.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pbem.errors import RuleError
+from pbem.rules.game import ActionRuleError, Game, Phase, Resolved
+from pbem.rules.pieces import Kind, Side
+from pbem.rules.repairs import resolve_with_repairs, square_at
+from pbem.rules.written import ActionText, MoveText, PassText, PlacementText, format_action
+
+P = TypeVar("P")
+S = TypeVar("S")
+
+_SINGLE = (
+    "a placement or a pass is the whole turn: nothing else may be joined to it with a comma"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTurn(Generic[P, S]):
+    """A turn under way: ``moves`` (the game's own state of its moves) once a move was
+    played, ``done`` once a placement or a pass (each a whole turn) was."""
+
+    start: P
+    moves: S | None = None
+    done: P | None = None
+
+
+def check_playing(position: Any) -> None:
+    """Moves are played only once the set-up is done and while the game goes on."""
+    if position.phase is Phase.SETUP:
+        raise RuleError("turn.setup", "set-up is not finished: pieces are placed, not moved")
+    if position.phase is Phase.OVER:
+        raise RuleError("turn.game-over", "the game is over: nothing more may be played")
+
+
+class PlyPosition:
+    """Entry numbers of a position that counts its turns in ``ply`` (set-up
+    placements and passes included, White first)."""
+
+    __slots__ = ()
+    ply: int
+    to_move: Side
+
+    def turn_label(self) -> str:
+        """``11w``: the entry number and side of the turn to play now."""
+        return f"{self.turn_number()}{self.to_move.letter}"
+
+    def turn_number(self) -> int:
+        """The record's entry number of the turn to play now."""
+        return self.ply // 2 + 1
+
+
+class MoveTurnGame(Game):
+    """A game whose turn is one or more moves, or a single placement, or a pass."""
+
+    #: what a turn of the game is, after "... is not a turn of <title>: "
+    turn_words: ClassVar[str]
+    #: the piece letters a placement may name, and the kind each places
+    placed_kinds: ClassVar[dict[str, Kind]] = {
+        "E": Kind.ENFORCER, "P": Kind.POWER, "B": Kind.BASE,
+    }
+
+    # -- the game's hooks ---------------------------------------------------------
+    @abstractmethod
+    def start_moves(self, position: Any) -> Any:
+        """The state of the moves of a turn that begins at ``position``."""
+
+    @abstractmethod
+    def resolve_move(self, moves: Any, text: MoveText) -> tuple[Any, Resolved]:
+        """One written move played onto the moves so far."""
+
+    @abstractmethod
+    def end_moves(self, moves: Any) -> Any:
+        """The position once the moves of the turn are all played."""
+
+    @abstractmethod
+    def place(self, position: Any, kind: Kind, square: int) -> tuple[Any, Resolved]:
+        """A piece of ``kind`` placed on ``square`` during set-up: the whole turn."""
+
+    @abstractmethod
+    def pass_turn(self, position: Any) -> tuple[Any, Resolved]:
+        """The side to move passes: the whole turn."""
+
+    @abstractmethod
+    def side_can_move(self, position: Any) -> bool:
+        """Whether the side to move has a move (in play)."""
+
+    def placement_kind(self, text: PlacementText) -> Kind:
+        """The kind a placement's letter names (by default a Base for a letter the game
+        does not know: the placement's own rules then refuse it)."""
+        return self.placed_kinds.get(text.piece, Kind.BASE)
+
+    # -- the interface --------------------------------------------------------------
+    def begin_turn(self, position: Any, actions: Sequence[ActionText] = ()) -> MoveTurn[Any, Any]:
+        if position.phase is Phase.OVER:
+            check_playing(position)
+        if len(actions) > 1:
+            for i, a in enumerate(actions):
+                if not isinstance(a, MoveText):
+                    raise ActionRuleError("turn.single", _SINGLE, index=i)
+        return MoveTurn(position)
+
+    def resolve_action(
+        self, state: MoveTurn[Any, Any], text: ActionText
+    ) -> tuple[MoveTurn[Any, Any], Resolved]:
+        position = state.start
+        if state.done is not None or (state.moves is not None and not isinstance(text, MoveText)):
+            raise RuleError("turn.single", _SINGLE)
+        if isinstance(text, MoveText):
+            moves = state.moves if state.moves is not None else self.start_moves(position)
+            after, resolved = self.resolve_move(moves, text)
+            return replace(state, moves=after), resolved
+        if isinstance(text, PlacementText):
+            kind = self.placement_kind(text)
+            done, resolved = resolve_with_repairs(
+                text, lambda names: self.place(position, kind, square_at(names[0]))
+            )
+            return replace(state, done=done), resolved
+        if isinstance(text, PassText):
+            done, resolved = self.pass_turn(position)
+            return replace(state, done=done), resolved
+        raise RuleError(
+            "turn.kind", f"{format_action(text)} is not a turn of {self.title}: {self.turn_words}"
+        )
+
+    def state_position(self, state: MoveTurn[Any, Any]) -> Any:
+        if state.done is not None:
+            return state.done
+        return state.moves.position if state.moves is not None else state.start
+
+    def finish_turn(self, state: MoveTurn[Any, Any]) -> Any:
+        if state.done is not None:
+            return state.done
+        moves = state.moves if state.moves is not None else self.start_moves(state.start)
+        return self.end_moves(moves)
+
+    def has_legal_turn(self, position: Any) -> bool:
+        if position.phase is Phase.SETUP:
+            return True
+        return position.phase is Phase.PLAY and self.side_can_move(position)
+
+    def pass_text(self, position: Any) -> ActionText | None:
+        if position.phase is not Phase.PLAY or self.side_can_move(position):
+            return None
+        return PassText()
