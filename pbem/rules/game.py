@@ -86,7 +86,8 @@ The end
     ``forfeit(position, side)``, ``agree_draw(position)``, ``adjudicate(position,
     result)`` return a finished copy (the referee's endings; the defaults work for
     any dataclass position); ``end_by_agreement(position)`` scores the board where
-    the game allows it (default: RuleError ``end.agreement-off``).
+    the game allows it (default: RuleError ``end.agreement-off``), and
+    ``ends_by_agreement(ruleset)`` says beforehand whether it does (default: False).
 
 Words and pictures (defaults here work from the PieceTable; override what the game
 names differently). Everything is in the players' words, with the game's own names.
@@ -399,6 +400,11 @@ class Game(ABC):
                 "end.result", f"a result is one of {', '.join(RESULTS)}, not {result!r}"
             )
         return _over(position, result, "adjudicated")
+
+    def ends_by_agreement(self, ruleset: Any) -> bool:
+        """Whether a game under ``ruleset`` may end by agreement (``end_by_agreement``):
+        what the referee offers and lists in its help; none by default."""
+        return False
 
     def end_by_agreement(self, position: Any) -> Any:
         _check_not_over(position)

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from pbem.errors import PbemError
 from pbem.notation.format import format_action
 from pbem.notation.parse import parse_game, parse_movetext
 from pbem.players.registry import NoPolicy, policy
@@ -96,8 +97,6 @@ def test_legal_actions_round_trip_through_the_notation(game):
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_an_unknown_action_is_a_rule_error_not_a_crash(game):
-    from pbem.errors import PbemError
-
     position, _ = random_game(game, seed=5, max_turns=6)
     state = game.begin_turn(position)
     with pytest.raises(PbemError):
@@ -154,3 +153,27 @@ def test_words_and_pictures(game):
     assert "Moves:" in render_report_text(record)
     assert "<svg" in render_report_html(record)
     assert render_svg(record.final, last=record.turns[-1])
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_it_says_beforehand_whether_it_ends_by_agreement(game):
+    """``ends_by_agreement`` (what the referee offers and its help lists) agrees with
+    ``end_by_agreement``: a scored end where it says yes, end.agreement-off where no."""
+    position = next(
+        p for n in range(2, 40, 2)
+        if (p := random_game(game, seed=3, max_turns=n)[0]).phase is Phase.PLAY
+    )  # the set-up over, the game going on
+    if game.ends_by_agreement(position.ruleset):
+        assert game.end_by_agreement(position).phase is Phase.OVER
+    else:
+        with pytest.raises(PbemError) as info:
+            game.end_by_agreement(position)
+        assert info.value.code == "end.agreement-off"
+
+
+def test_only_the_featured_game_ends_by_agreement_and_only_where_its_rules_say():
+    featured = game_for("featured")
+    assert featured.ends_by_agreement(featured.default_ruleset())
+    off = featured.ruleset_from({"end_by_agreement": False})
+    assert not featured.ends_by_agreement(off)
+    assert [g.name for g in GAMES if g.ends_by_agreement(g.default_ruleset())] == ["featured"]

@@ -269,6 +269,9 @@ class FeaturedGame(Game):
             return "neither side has a legal turn"
         return END_WORDS.get(position.end or "", "the game is not over")
 
+    def ends_by_agreement(self, ruleset: Ruleset) -> bool:
+        return ruleset.end_by_agreement
+
     def end_by_agreement(self, position: Position) -> Position:
         return endings.end_by_agreement(position)
 
