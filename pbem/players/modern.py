@@ -22,8 +22,6 @@ from pbem.rules.modern.position import Position, initial_position
 from pbem.rules.modern.rules import MODERN, ModernRules
 from pbem.rules.modern.turns import (
     Move,
-    Pass,
-    Placement,
     apply_move,
     apply_pass,
     apply_placement,
@@ -33,6 +31,7 @@ from pbem.rules.modern.turns import (
     movable,
     placeable_squares,
 )
+from pbem.rules.move_turns import Pass, Placement
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.written import ActionText
 

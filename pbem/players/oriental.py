@@ -15,14 +15,13 @@ from typing import Protocol, TypeVar
 from pbem.players.steps import Playout, Step, Turn, play_out
 from pbem.players.steps import written_turn as steps_written
 from pbem.rules.geometry import REALM_SQUARES, REALMS
+from pbem.rules.move_turns import Pass, Placement
 from pbem.rules.oriental.game import canonical_of
 from pbem.rules.oriental.pieces import NEIGHBOURS, Board
 from pbem.rules.oriental.position import Position, initial_position
 from pbem.rules.oriental.rules import ORIENTAL, OrientalRules
 from pbem.rules.oriental.turns import (
     Move,
-    Pass,
-    Placement,
     apply_move,
     apply_pass,
     apply_placement,

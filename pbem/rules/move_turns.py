@@ -39,6 +39,34 @@ class MoveTurn(Generic[P, S]):
     done: P | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Set-up by placement: a piece of ``kind`` put on ``square`` (each game says where
+    and in what order)."""
+
+    kind: Kind
+    square: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Only when the side to move has no legal turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """The event that ends the game inside a turn: why (the position's ``end``) and the
+    result."""
+
+    reason: str
+    result: str
+
+
+#: the result when ``side`` wins, and a draw's
+WIN = {Side.WHITE: "1-0", Side.BLACK: "0-1"}
+DRAW = "1/2-1/2"
+
+
 def check_playing(position: Any) -> None:
     """Moves are played only once the set-up is done and while the game goes on."""
     if position.phase is Phase.SETUP:

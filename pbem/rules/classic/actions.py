@@ -10,15 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pbem.rules.move_turns import GameEnded, Pass, Placement
 from pbem.rules.pieces import Kind, Side
-
-
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """Set-up (option ``setup: placement``): a piece put on a vacant Center."""
-
-    kind: Kind
-    square: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,11 +36,6 @@ class Move:
     def to(self) -> int:
         """The last Center the move lands on (its start, for a move straight off)."""
         return self.path[-1]
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """Only when the side has no legal move."""
 
 
 Action = Placement | Move | Pass
@@ -89,13 +77,6 @@ class MovedOff:
     kind: Kind
     #: the Center it left the board from
     square: int
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnded:
-    #: "dunked", "off", "dukes", "no-move"
-    reason: str
-    result: str
 
 
 Event = Placed | Refilled | Dislodged | MovedOff | GameEnded

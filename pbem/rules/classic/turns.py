@@ -33,10 +33,8 @@ from pbem.rules.classic.movement import (
 from pbem.rules.classic.pieces import Piece, piece
 from pbem.rules.classic.position import Phase, Position
 from pbem.rules.geometry import CENTER, IS_CENTER, REALM_OF, realm_name, square_name
-from pbem.rules.move_turns import check_playing
+from pbem.rules.move_turns import DRAW, check_playing
 from pbem.rules.pieces import Kind, Side
-
-DRAW = "1/2-1/2"
 
 
 def win_for(side: Side) -> str:

@@ -35,8 +35,8 @@ from pbem.rules.modern.lines import Line, Realms, lines_by_realm, lines_from
 from pbem.rules.modern.pieces import AGENT, COUNTER_AGENT, HQ, TARGETS, name_of
 from pbem.rules.modern.position import Position, initial_position
 from pbem.rules.modern.rules import MODERN, OPTION_HELP, ModernRules, modern_rules
-from pbem.rules.modern.turns import Dislodged, HQPlaced, Move, Pass, Placement
-from pbem.rules.move_turns import MoveTurn, MoveTurnGame
+from pbem.rules.modern.turns import Dislodged, HQPlaced, Move
+from pbem.rules.move_turns import MoveTurn, MoveTurnGame, Pass, Placement
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.repairs import resolve_with_repairs, square_at
 from pbem.rules.written import (

@@ -31,16 +31,8 @@ from pbem.rules.modern.pieces import (
     realm_counts,
 )
 from pbem.rules.modern.position import Phase, Position
-from pbem.rules.move_turns import check_playing
+from pbem.rules.move_turns import DRAW, WIN, GameEnded, Placement, check_playing
 from pbem.rules.pieces import Kind, Side
-
-
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """Set-up by placement: an Agent (E) or the Counter-Agent (P) on a Center of one's half."""
-
-    kind: Kind
-    square: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +53,6 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
-    """Only when the side has no mobile piece that can move."""
-
-
-@dataclass(frozen=True, slots=True)
 class HQPlaced:
     """``side`` captured the Realm of ``square`` (its Center): the moving piece left the
     game and an HQ from supply stands there."""
@@ -83,16 +70,8 @@ class Dislodged:
     to: int
 
 
-@dataclass(frozen=True, slots=True)
-class GameEnded:
-    reason: str
-    result: str
-
-
 Event = HQPlaced | Dislodged | GameEnded
 
-WIN = {Side.WHITE: "1-0", Side.BLACK: "0-1"}
-DRAW = "1/2-1/2"
 
 
 @dataclass(frozen=True, slots=True)

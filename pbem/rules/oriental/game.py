@@ -21,12 +21,12 @@ from pbem.rules.game import (
     merged_options,
 )
 from pbem.rules.geometry import SQUARE_NAMES, parse_square, square_name
-from pbem.rules.move_turns import MoveTurn, MoveTurnGame
+from pbem.rules.move_turns import MoveTurn, MoveTurnGame, Pass, Placement
 from pbem.rules.oriental import turns
 from pbem.rules.oriental.pieces import EMPEROR, MANDARIN, name_of
 from pbem.rules.oriental.position import Position, initial_position
 from pbem.rules.oriental.rules import OPTION_HELP, ORIENTAL, OrientalRules, oriental_rules
-from pbem.rules.oriental.turns import Move, Pass, Placement
+from pbem.rules.oriental.turns import Move
 from pbem.rules.oriental.warning import warnings
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.repairs import resolve_with_repairs, square_at

@@ -19,7 +19,7 @@ from pbem.rules.geometry import (
     realm_name,
     square_name,
 )
-from pbem.rules.move_turns import check_playing
+from pbem.rules.move_turns import DRAW, WIN, GameEnded, Placement, check_playing
 from pbem.rules.oriental.groups import surrounded_next_to
 from pbem.rules.oriental.pieces import (
     EMPEROR,
@@ -36,24 +36,11 @@ from pbem.rules.pieces import Kind, Side
 
 
 @dataclass(frozen=True, slots=True)
-class Placement:
-    """Set-up by placement: a Mandarin (E) or the Emperor (P) on ``square``."""
-
-    kind: Kind
-    square: int
-
-
-@dataclass(frozen=True, slots=True)
 class Move:
     """A piece moves from ``frm`` to ``to`` in a straight line over empty squares."""
 
     frm: int
     to: int
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """Only when the side has no legal turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,16 +51,8 @@ class Surrounded:
     group: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class GameEnded:
-    reason: str
-    result: str
-
-
 Event = Surrounded | GameEnded
 
-WIN = {Side.WHITE: "1-0", Side.BLACK: "0-1"}
-DRAW = "1/2-1/2"
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,10 +19,8 @@ from pbem.rules.modern.position import Phase, Position, initial_position
 from pbem.rules.modern.rules import ModernRules
 from pbem.rules.modern.turns import (
     Dislodged,
-    GameEnded,
     HQPlaced,
     Move,
-    Placement,
     apply_move,
     apply_pass,
     apply_placement,
@@ -30,6 +28,7 @@ from pbem.rules.modern.turns import (
     finish_turn,
     has_legal_turn,
 )
+from pbem.rules.move_turns import GameEnded, Placement
 from pbem.rules.pieces import Kind, Side
 from tests.family_diagram import board_from, sq
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 import pytest
 
 from pbem.errors import RuleError
+from pbem.rules.move_turns import GameEnded, Placement
 from pbem.rules.oriental.pieces import MANDARIN
 from pbem.rules.oriental.position import Phase, Position, initial_position
 from pbem.rules.oriental.rules import OrientalRules
 from pbem.rules.oriental.turns import (
-    GameEnded,
     Move,
-    Placement,
     Surrounded,
     apply_move,
     apply_pass,
