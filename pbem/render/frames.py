@@ -98,6 +98,17 @@ def _off_pair(counts: dict[Side, int]) -> tuple[int, int] | None:
     return (counts.get(Side.WHITE, 0), counts.get(Side.BLACK, 0)) if counts else None
 
 
+def _event_squares(game: Game, resolved: Any) -> tuple[int, ...]:
+    """Squares where a special event happened, for the viewer's rings: the squares the
+    game's own marks put events on (``Game.turn_marks``: badges, crosses, outlines but
+    a placement's), and any event's own ``square``."""
+    squares = {e.square for e in resolved.events if hasattr(e, "square")}
+    for mark in game.turn_marks(resolved):
+        if mark.kind in ("badge", "cross") or (mark.kind == "outline" and mark.cls != "placed"):
+            squares.update(mark.squares)
+    return tuple(sorted(squares))
+
+
 def _status(position: GamePosition, last_side: Side | None) -> str:
     short = game_of(position).short_score(position)
     if position.phase is Phase.OVER:
@@ -139,7 +150,7 @@ def frames_of(replay: Replay) -> list[Frame]:
                 if mark.kind == "path":
                     frm, to = mark.squares[0], mark.squares[-1]
                     path = mark.squares if len(mark.squares) > 2 else ()
-            marks = tuple(sorted({e.square for e in r.events if hasattr(e, "square")}))
+            marks = _event_squares(game, r)
             frames.append(
                 Frame(
                     turn.label,

@@ -171,3 +171,20 @@ def test_medieval_pieces_moved_off_step_with_the_frames(tmp_path: Path) -> None:
     assert '<svg id="board" class="beside" viewBox="0 0 608 528"' in page
     page = (tmp_path / "site" / "games" / "sample.html").read_text(encoding="utf-8")
     assert '<svg id="board" viewBox="0 0 528 528"' in page
+
+
+def test_the_viewer_rings_the_events_of_classic_and_medieval_moves() -> None:
+    """A dislodging is rung where the piece went, a replacement on the Center it fills, as the
+    SVG badges them (their events name no ``square`` of their own)."""
+    medieval = _report((ROOT / "games" / "medieval-examples.realm").read_text(encoding="utf-8"))
+    frames = frames_of(medieval.replay)
+    by_action = {f.notation: f for f in frames}
+    assert by_action["Ee5e8(xEf7)"].marks == (parse_square("f7"),)
+    assert by_action["Pe8e11(+Ed7)"].marks == (parse_square("e8"),)  # refilled from d7
+    classic = _report((ROOT / "games" / "classic-examples.realm").read_text(encoding="utf-8"))
+    assert sum(1 for f in frames_of(classic.replay) if f.marks) == 5
+    # the Featured Game's frames ring the squares its events name, as before
+    replay = _report(SAMPLE).replay
+    named = [tuple(sorted({e.square for e in r.events if hasattr(e, "square")}))
+             for t in replay.turns for r in t.resolved]
+    assert [f.marks for f in frames_of(replay)[1:]] == named
