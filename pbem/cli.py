@@ -29,7 +29,7 @@ COMMAND_MODULES = (
     "pbem.commands.moves",
     "pbem.commands.generate",
     "pbem.commands.rulesets",
-    "pbem.referee.commands",
+    "pbem.referee.cli",
     "pbem.referee.site_commands",
     "pbem.referee.ratings_command",
 )

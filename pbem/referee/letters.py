@@ -10,6 +10,7 @@ laid out in columns (a board, a table) as preformatted text.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pbem.render.mail_html import render_mail_html
@@ -44,7 +45,8 @@ def letter(name: str, **context: object) -> Letter:
     return Letter(text, html)
 
 
-def help_text(token: str, examples: tuple[tuple[str, str], ...] = ()) -> str:
-    """How to play by mail (the ``help`` command, and the end of an invitation), with the
-    game's own notation examples (``Game.mail_examples``; none: the Featured Game's)."""
-    return render_template("referee/help.txt.j2", token=token, examples=examples)
+def help_text(token: str | None, examples: Sequence[tuple[str, str]] = ()) -> str:
+    """How to play by mail (the ``help`` command, and the end of an invitation), with
+    ``examples``: turns legal now in the reader's own game, else the game's own notation
+    (``Game.mail_examples``), and what each shows."""
+    return render_template("referee/help.txt.j2", token=token, examples=list(examples))

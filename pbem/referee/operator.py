@@ -1,24 +1,27 @@
 """The game master's commands (``pbem pause | resume | set-deadline | adjudicate |
 rollback``): each changes one game in one transaction and mails both players why.
+
+A rollback deletes turns, so it keeps them: ``pbem rollback --undo GAME`` puts back what
+the last rollback (or accepted takeback) removed. Rolling back a finished game needs
+``--force``: its result is then gone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from pbem.errors import PbemError
 from pbem.referee import clock
 from pbem.referee.clock import ClockState
-from pbem.referee.games import Game, load_game
-from pbem.referee.store import transaction
-from pbem.referee.takeback import rollback_to
-from pbem.referee.timed import clock_lines, game_clock, save_clock
+from pbem.referee.commit import commit
+from pbem.referee.mailer import clock_lines
+from pbem.referee.rollback import rollback_to, undo_last
+from pbem.referee.service import Referee
+from pbem.referee.store import games, transaction
+from pbem.referee.store.games import Game, load_game
 from pbem.rules.game import RESULTS
+from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
-
-if TYPE_CHECKING:
-    from pbem.referee.service import Referee
 
 
 class OperatorRefused(PbemError):
@@ -39,7 +42,7 @@ RESULT_WORDS = {"white": "1-0", "black": "0-1", "draw": "1/2-1/2", "1/2": "1/2-1
 def _playing_clock(game: Game) -> tuple[clock.ClockSettings, ClockState]:
     if game.status != "playing":
         raise OperatorRefused(f"game {game.id} is over ({game.result})")
-    found = game_clock(game)
+    found = game.clock()
     if found is None:
         raise OperatorRefused(f"game {game.id} has no clock (it was started without one)")
     return found
@@ -55,12 +58,12 @@ def _on_clock(referee: Referee, game_id: int, what: str,
             new = change(settings, state)
         except clock.ClockError as exc:
             raise OperatorRefused(f"game {game_id}: {exc.message}") from None
-        save_clock(referee.conn, game.id, new)
+        games.save_clock(referee.conn, game.id, new)
         game = load_game(referee.conn, game_id)
         lines = clock_lines(game, now, with_settings=False)
-        referee._log(game.id, "operator", what)
-        referee.tell_players(game, what, f"The referee's operator: {what}.\n\n"
-                             + "\n".join(lines), kind="operator")
+        games.log(referee.conn, game.id, "operator", what)
+        referee.mailer.tell_players(game, what, f"The referee's operator: {what}.\n\n"
+                                    + "\n".join(lines), kind="operator")
     return f"game {game_id}: {what}; " + " ".join(lines)
 
 
@@ -86,30 +89,31 @@ def set_deadline(referee: Referee, game_id: int, when_text: str) -> str:
 
 
 def adjudicate(referee: Referee, game_id: int, result_text: str) -> str:
-    from pbem.referee.service import Work
-
     result = RESULT_WORDS.get(result_text.strip().lower())
     if result is None:
         raise OperatorArgument(f"a result is 1-0 (or white), 0-1 (black) or 1/2-1/2 (draw), "
-                              f"not {result_text!r}")
+                               f"not {result_text!r}")
     with transaction(referee.conn):
         game = load_game(referee.conn, game_id)
         if game.status != "playing":
             raise OperatorRefused(f"game {game_id} is over already ({game.result})")
-        position = game_of(game.position).adjudicate(game.position, result)
-        work = Work(game, "w", position, None, now=referee.now(), ended="adjudicated",
-                    changed=True)
-        referee._log(game.id, "operator", f"adjudicated {result}")
-        referee._commit(work, None, None)
+        unit = referee.game_unit(game, Side.WHITE, referee.now())
+        unit.position = game_of(game.position).adjudicate(game.position, result)
+        unit.ended, unit.changed = "adjudicated", True
+        games.log(referee.conn, game.id, "operator", f"adjudicated {result}")
+        commit(unit)
     return f"game {game_id}: adjudicated {result}"
 
 
-def rollback(referee: Referee, game_id: int, turn: str) -> str:
+def rollback(referee: Referee, game_id: int, turn: str, force: bool = False) -> str:
     label = turn.strip().lower()
     with transaction(referee.conn):
         game = load_game(referee.conn, game_id)
-        rows = referee.conn.execute(
-            "SELECT seq, label FROM turns WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+        if game.status == "over" and not force:
+            raise OperatorRefused(
+                f"game {game_id} is over ({game.result}): rolling it back removes its result; "
+                "add --force to do it anyway (--undo puts it back)")
+        rows = games.turn_rows(referee.conn, game_id)
         labels = [r["label"] for r in rows if r["label"] != "end"]
         wanted = "start" if label in ("0", "start") else label
         keep = [r["seq"] for r in rows if r["label"] == wanted]
@@ -118,11 +122,29 @@ def rollback(referee: Referee, game_id: int, turn: str) -> str:
                                   f"{', '.join(labels)}")
         if keep[0] == game.seq:
             raise OperatorRefused(f"game {game_id} is at {turn} already: nothing to roll back")
-        game = rollback_to(referee, game, keep[0], referee.now())
         after = "the start" if wanted == "start" else f"turn {wanted}"
         what = f"the game is rolled back to after {after}"
-        referee._log(game.id, "operator", what)
-        referee.tell_players(game, what, f"The referee's operator: {what}; the later turns "
-                             "are gone.", kind="operator", board=game.position,
-                             after="\n".join(clock_lines(game, referee.now())))
+        game = rollback_to(referee.conn, game, keep[0], referee.now(), what)
+        games.log(referee.conn, game.id, "operator", what)
+        referee.mailer.tell_players(
+            game, what, f"The referee's operator: {what}; the later turns are gone.",
+            kind="operator", board=game.position,
+            after="\n".join(clock_lines(game, referee.now())))
+    return f"game {game_id}: {what} (pbem rollback --undo {game_id} puts the turns back)"
+
+
+def undo_rollback(referee: Referee, game_id: int) -> str:
+    with transaction(referee.conn):
+        load_game(referee.conn, game_id)  # GameNotFound for a wrong id
+        done = undo_last(referee.conn, game_id)
+        if done is None:
+            raise OperatorRefused(f"game {game_id} has no rollback to undo (or turns were "
+                                  "played since the last one)")
+        game, why = done
+        what = f"the rollback ({why}) is undone"
+        games.log(referee.conn, game.id, "operator", what)
+        referee.mailer.tell_players(
+            game, what, f"The referee's operator: {what}; the turns it removed are back.",
+            kind="operator", board=game.position,
+            after="\n".join(clock_lines(game, referee.now())))
     return f"game {game_id}: {what}"

@@ -52,11 +52,6 @@ ARGUMENT_COMMANDS: dict[str, re.Pattern[str]] = {
     "name": re.compile(r"name \S.{0,99}"),
     "timezone": re.compile(r"(timezone|time zone|tz) [a-z0-9_+/-]{1,64}"),
 }
-#: commands about the player rather than one game: they need no game tag
-PLAYER_COMMANDS = frozenset({
-    "vacation", "challenge", "accept-challenge", "decline-challenge", "withdraw-challenge",
-    "games", "digest-on", "digest-off", "observe", "unobserve", "name", "timezone",
-})
 _NUMBER = re.compile(r"#\s*(\d+)")
 # the start of a turn in any game's notation (the neutral syntax): a move ("Pc10g10",
 # "Eb2b5e5", "Eh11off"), a placement ("Bh11", "Eb5"), a Rearrangement or a Power

@@ -20,8 +20,8 @@ from typing import Any
 import yaml
 
 from pbem.notation.format import format_front_matter
-from pbem.referee.games import GameNotFound
 from pbem.referee.home import Config, ConfigError
+from pbem.referee.store.games import GameNotFound
 from pbem.render.live_site import publish_game, published, site_lock
 
 #: the event of exported games when the config names none

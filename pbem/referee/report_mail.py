@@ -45,13 +45,18 @@ def board_picture(replay: Replay, *, flip: bool) -> Picture:
 
 
 def report_parts(
-    replay: Replay, *, flip: bool, top: list[str], links: list[tuple[str, str]]
+    replay: Replay, *, flip: bool, top: list[str], links: list[tuple[str, str]],
+    after: list[str] | None = None,
 ) -> tuple[str, str, tuple[Picture, ...]]:
-    """(text, HTML, pictures) of the report after the last turn of ``replay``."""
+    """(text, HTML, pictures) of the report after the last turn of ``replay``; ``after``
+    (the clock's lines) follow the board in the text, and join the notices in the HTML."""
     lines = [*top, *(f"{label}: {url}" for label, url in links)]
     text = render_report_text(replay, flip=flip)
     if lines:
         text = "\n".join(lines) + "\n\n" + text
+    if after:
+        text = text.rstrip("\n") + "\n\n" + "\n".join(after) + "\n"
+    top = [*top, *(after or [])]
     try:
         picture = board_picture(replay, flip=flip)
     except (ImportError, OSError) as exc:  # no PNG renderer: the text board

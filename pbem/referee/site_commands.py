@@ -61,8 +61,8 @@ def _game_id(text: str) -> int:
 
 
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
-    from pbem.referee.games import GameNotFound
     from pbem.referee.publish import game_ids, public_game, slug
+    from pbem.referee.store.games import GameNotFound
 
     if args.all == (args.game is not None):
         raise UsageError("name one GAME, or --all")

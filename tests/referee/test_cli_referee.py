@@ -42,7 +42,10 @@ def test_commands_without_a_home_say_so(tmp_path: Path) -> None:
 def test_new_games_show_and_log(home: Path) -> None:
     game_id, white, _ = _new(home)
     games = run_pbem(home, "games")
-    assert f"{game_id:>4}  playing".encode() in games.stdout
+    listed = games.stdout.decode()
+    # names, whose turn, the deadline and the ruleset
+    assert f"{game_id:>4}  Cli: w@p.test (White) v b@p.test (Black); White to move (1w)" in listed
+    assert "ruleset featured" in listed and "White to move by " in listed
     assert run_pbem(home, "mail", stdin=white.reply("Bh11")).returncode == 0
     refused = run_pbem(home, "mail", stdin=white.reply("Be8"))
     assert refused.returncode == 1 and refused.stdout.startswith(b"refused")

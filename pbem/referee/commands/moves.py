@@ -7,14 +7,11 @@ there can be thousands.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pbem.referee.orders import Order
+from pbem.referee.registry import command
+from pbem.referee.unit import Unit
 from pbem.render.legal_text import format_listing, legal_listing
 from pbem.rules.game import GamePosition, Phase
-
-if TYPE_CHECKING:
-    from pbem.referee.service import Referee, Work
 
 
 def format_moves(position: GamePosition) -> str:
@@ -26,8 +23,6 @@ def format_moves(position: GamePosition) -> str:
     return text
 
 
-def cmd_moves(ref: Referee, work: Work, order: Order) -> None:
-    work.sections.append(("Legal moves", format_moves(work.position)))
-
-
-MAIL_COMMANDS = {"moves": cmd_moves}
+@command("moves", info=True)
+def cmd_moves(unit: Unit, order: Order) -> None:
+    unit.sections.append(("Legal moves", format_moves(unit.board)))

@@ -211,6 +211,28 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX outbox_answer_time ON outbox(answer, created_at);
         """,
     ),
+    (
+        "0007-rollbacks",
+        """
+        -- what a rollback (or an accepted takeback) removed, for `pbem rollback --undo`
+        CREATE TABLE rollbacks (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            at REAL NOT NULL,
+            seq INTEGER NOT NULL,                     -- the last entry kept
+            turns TEXT NOT NULL,                      -- JSON: the removed rows of turns
+            record TEXT NOT NULL,                     -- the game before the rollback
+            offer TEXT,
+            status TEXT NOT NULL,
+            result TEXT,
+            end_reason TEXT,
+            clock_state TEXT,
+            why TEXT NOT NULL,
+            undone_at REAL
+        );
+        CREATE INDEX rollbacks_game ON rollbacks(game_id);
+        """,
+    ),
 )
 
 

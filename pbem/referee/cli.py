@@ -224,21 +224,31 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
+    from pbem.referee.mailer import clock_lines
+    from pbem.referee.now import system_now
+    from pbem.referee.store import games
+    from pbem.referee.store.games import load_game
+    from pbem.rules.pieces import Side
+
     _, _, conn = _open(args)
-    rows = conn.execute(
-        "SELECT g.id, g.name, g.status, g.result, "
-        "(SELECT email FROM players WHERE game_id = g.id AND side = 'w') AS white, "
-        "(SELECT email FROM players WHERE game_id = g.id AND side = 'b') AS black, "
-        "(SELECT label FROM turns WHERE game_id = g.id ORDER BY seq DESC LIMIT 1) AS last "
-        "FROM games g ORDER BY g.id"
-    ).fetchall()
+    rows = games.overview(conn)
     if not rows:
         out.write("no games yet: start one with `pbem new --white EMAIL --black EMAIL`\n")
+    now = system_now()
     for r in rows:
-        state = f"over {r['result']}" if r["status"] == "over" else "playing"
+        game = load_game(conn, r["id"])
+        white, black = game.players[Side.WHITE], game.players[Side.BLACK]
+        if game.status == "over":
+            state = f"over {game.result}"
+        else:
+            pos = game.position
+            state = f"{pos.to_move.title} to move ({pos.turn_number()}{pos.to_move.letter})"
         last = "no turn yet" if r["last"] == "start" else f"last {r['last']}"
-        out.write(printable(f"{r['id']:>4}  {state:<12} {r['white']} v {r['black']}  ({last})"
-                            f"  {r['name']}") + "\n")
+        out.write(printable(f"{game.id:>4}  {game.name}: {white.name} (White) v {black.name} "
+                            f"(Black); {state}; {last}; ruleset {game.ruleset}") + "\n")
+        if game.status == "playing":
+            for line in clock_lines(game, now, with_settings=False):
+                out.write(f"      {line}\n")
     return EXIT_OK
 
 
@@ -255,10 +265,13 @@ def _game_id(text: str) -> int:
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     import time
 
-    from pbem.referee.games import GameNotFound, load_game
+    from pbem.referee.mailer import clock_lines
+    from pbem.referee.now import system_now
+    from pbem.referee.store.games import GameNotFound, load_game
+    from pbem.referee.store.mail import game_history
     from pbem.render.text_board import render_text
 
-    _, config, conn = _open(args)
+    _, _, conn = _open(args)
     try:
         game = load_game(conn, _game_id(args.game))
     except GameNotFound as exc:
@@ -272,34 +285,14 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
             words = {"end": "to end by agreement", "draw": "a draw",
                      "takeback": "to take back the last turn"}.get(what, what)
             out.write(f"Pending: {'White' if side == 'w' else 'Black'} offers {words}\n")
-        from pbem.referee.service import Referee
-        from pbem.referee.timed import clock_lines
-
-        for line in clock_lines(game, Referee(conn, config).now()):
+        for line in clock_lines(game, system_now()):
             out.write(line + "\n")
         return EXIT_OK
 
     def when(t: float) -> str:
         return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
 
-    entries: list[tuple[float, str]] = []
-    for r in conn.execute("SELECT * FROM messages WHERE game_id = ?", (game.id,)):
-        entries.append((r["received_at"], f"received {r['message_id']} from {r['sender']}: "
-                        f"{r['outcome']}" + (f": {r['reason']}" if r["reason"] else "")))
-    for r in conn.execute(
-        "SELECT f.* FROM failures f WHERE f.game_id = ? OR f.message_id IN "
-        "(SELECT message_id FROM messages WHERE game_id = ?)", (game.id, game.id)
-    ):
-        entries.append((r["at"], f"FAILED {r['message_id']}: {r['error']}"))
-    for r in conn.execute("SELECT * FROM outbox WHERE game_id = ?", (game.id,)):
-        state = r["status"]
-        if r["last_error"]:
-            state += f" (attempt {r['attempts']}: {r['last_error']})"
-        entries.append((r["created_at"], f"mail {r['kind']} to {r['recipient']} "
-                        f"{r['message_id']}: {state}"))
-    for r in conn.execute("SELECT * FROM game_log WHERE game_id = ?", (game.id,)):
-        entries.append((r["at"], f"{r['kind']}: {r['text']}"))
-    for at, text in sorted(entries, key=lambda e: e[0]):
+    for at, text in game_history(conn, game.id):
         out.write(f"{when(at)}  {printable(text)}\n")
     return EXIT_OK
 
@@ -441,15 +434,20 @@ def register_timed(sub: argparse._SubParsersAction, home_help: str) -> None:
          cmd_set_deadline, ("date",)),
         ("adjudicate", "end a game with the result given (1-0, 0-1, 1/2-1/2)", cmd_adjudicate,
          ("result",)),
-        ("rollback", "take a game back to after TURN (e.g. 11w, or start); later turns go",
-         cmd_rollback, ("turn",)),
+        ("rollback", "take a game back to after TURN (e.g. 11w, or start); later turns go "
+         "(kept: --undo puts them back)", cmd_rollback, ("turn",)),
     )
     for name, text, func, extra in commands:
         p = sub.add_parser(name, help=text, description=text.capitalize() + ". Both players "
                            "are mailed. Exit 1 when refused, 2 for a bad game or argument.")
         p.add_argument("game", metavar="GAME", help="the game's id")
         for arg in extra:
-            p.add_argument(arg, metavar=arg.upper())
+            p.add_argument(arg, metavar=arg.upper(), nargs="?" if name == "rollback" else None)
+        if name == "rollback":
+            p.add_argument("--force", action="store_true",
+                           help="roll back a finished game too (its result goes)")
+            p.add_argument("--undo", action="store_true",
+                           help="put back what the game's last rollback or takeback removed")
         p.add_argument("--home", help=home_help)
         p.add_argument("--no-send", action="store_true", help="queue the mail, do not deliver")
         p.set_defaults(func=func)
@@ -467,10 +465,10 @@ def cmd_tick(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _operator(args: argparse.Namespace, out: TextIO, action: str, *extra: str) -> int:
+def _operator(args: argparse.Namespace, out: TextIO, action: str, *extra: object) -> int:
     from pbem.referee import operator
-    from pbem.referee.games import GameNotFound
     from pbem.referee.service import Referee
+    from pbem.referee.store.games import GameNotFound
 
     home, config, conn = _open(args)
     game_id = _game_id(args.game)
@@ -509,4 +507,11 @@ def cmd_adjudicate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_rollback(args: argparse.Namespace, out: TextIO) -> int:
-    return _operator(args, out, "rollback", args.turn)
+    if args.undo:
+        if args.turn is not None:
+            raise UsageError("--undo takes the game only: it puts back what the last "
+                             "rollback removed")
+        return _operator(args, out, "undo_rollback")
+    if args.turn is None:
+        raise UsageError("say which turn to roll back to (e.g. 11w, or start), or --undo")
+    return _operator(args, out, "rollback", args.turn, args.force)

@@ -1,0 +1,18 @@
+"""The mail commands, one small module each; importing this package registers them all
+(``pbem.referee.registry``)."""
+
+from pbem.referee.commands import (  # noqa: F401  (each registers itself)
+    challenge,
+    claim,
+    digest,
+    games,
+    help,
+    info,
+    moves,
+    observe,
+    offers,
+    profile,
+    takeback,
+    turn,
+    vacation,
+)

@@ -1,0 +1,103 @@
+"""A turn by mail: checked against the latest snapshot, on the clock, never silently
+changed (``play.live_turn``)."""
+
+from __future__ import annotations
+
+from pbem.referee import clock
+from pbem.referee.clock import ClockError, ClockSettings
+from pbem.referee.orders import Order
+from pbem.referee.play import live_turn, play_turn
+from pbem.referee.refusal import Refusal
+from pbem.referee.registry import command
+from pbem.referee.store import games
+from pbem.referee.unit import Unit
+from pbem.rules.game import Phase
+from pbem.rules.registry import game_of
+
+
+@command("turn")
+def cmd_turn(unit: Unit, order: Order) -> None:
+    revive_if_in_time(unit)
+    pos, me = unit.board, unit.me
+    if unit.over:
+        raise Refusal("the game is over: nothing more may be played", order)
+    if pos.to_move is not me:
+        raise Refusal(
+            f"it is not your turn: {pos.to_move.title} is to move (turn "
+            f"{pos.turn_number()}{pos.to_move.letter})", order,
+        )
+    outcome = live_turn(pos, order.text, dict(unit.the_game.headers()),
+                        case_repairs=unit.options.case_repairs)
+    if outcome.error is not None:
+        raise Refusal(outcome.error.message, order, outcome.error)
+    assert outcome.played is not None
+    unit.turns.append(outcome.played)
+    unit.position = outcome.played.after
+    unit.changed = True
+    forced_passes(unit)
+    unit.notices += [f"{me.title} wrote {r}." for r in outcome.repaired]
+    turn_on_clock(unit, order)
+    if unit.offer is not None and unit.offer_before:
+        unit.notices.append("The offer that stood lapsed with this turn.")
+        unit.offer = None
+    unit.offer_before = False
+    if unit.board.phase is Phase.OVER:
+        unit.ended = unit.board.end or "bases"
+
+
+def forced_passes(unit: Unit) -> None:
+    """A side left with no legal turn passes, and the referee writes the pass by itself
+    (the rules force it): the player who just moved is to move again."""
+    rules = game_of(unit.board)
+    for _ in range(2):  # two passes in a row end the game (neither side can move)
+        if unit.board.phase is not Phase.PLAY or rules.pass_text(unit.board) is None:
+            return
+        forced = play_turn(unit.board, "pass", dict(unit.the_game.headers()))
+        if forced.played is None:
+            return
+        unit.turns.append(forced.played)
+        unit.position = forced.played.after
+        unit.notices.append(
+            f"{forced.played.side.title} has no legal move and passes "
+            f"({forced.played.label}); the referee wrote the pass."
+        )
+
+
+def revive_if_in_time(unit: Unit) -> None:
+    """A turn for a game lost on time: it counts if it arrived by the deadline (the loss
+    is then withdrawn); otherwise it is refused with the clock's reason."""
+    state, game = unit.clock, unit.the_game
+    if (state is None or state.result is None or unit.revived or game.status != "over"
+            or game.end_reason != "time"):
+        return
+    result = state.result
+    if result.loser is unit.me and unit.now <= result.deadline:
+        unit.position = games.position_at(unit.conn, game.id, game.seq - 1)
+        unit.revived = True
+        unit.changed = True
+        return
+    line = clock.describe_clock(state, unit.clock_settings or ClockSettings(), unit.now)[0]
+    raise Refusal(f"the game is over: {line} Your mail arrived "
+                  f"{clock.format_instant(unit.now)}.")
+
+
+def turn_on_clock(unit: Unit, order: Order) -> None:
+    """Put a played turn on the clock: refused if late in forfeit mode; a withdrawn loss
+    on time is told to both players."""
+    if unit.clock is None or unit.clock_settings is None:
+        return
+    now = max(unit.now, unit.clock.turn_started)
+    try:
+        state, effects = clock.turn_played(unit.clock, unit.clock_settings, unit.me, now,
+                                           next_side=unit.board.to_move)
+    except ClockError as exc:
+        raise Refusal(exc.message, order) from None
+    for effect in effects:
+        if isinstance(effect, clock.ResultWithdrawn):
+            how = "forfeit" if effect.was == "forfeit" else "claim"
+            unit.notices.append(
+                f"{effect.side.title}'s turn arrived by the deadline, so the loss on time "
+                f"({how}) recorded before it was handled is withdrawn: the game goes on."
+            )
+    unit.clock = state
+    unit.clock_changed = True

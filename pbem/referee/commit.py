@@ -1,0 +1,65 @@
+"""Writing a finished unit: its turns, record, offer, clock and result go to the store, and
+its news to the mailer (reports, notices, the private answer, results), in the caller's
+transaction. Mail, ``pbem tick`` (a forfeit) and the operator (an adjudication) share it."""
+
+from __future__ import annotations
+
+from pbem.notation.format import format_turn
+from pbem.notation.syntax import TurnText
+from pbem.referee.mailer import END_WORDS, NOTED_ENDS
+from pbem.referee.store import games
+from pbem.referee.store.games import load_game, record_text
+from pbem.referee.unit import Unit
+from pbem.rules.registry import game_of
+
+
+def commit(unit: Unit) -> None:
+    game = unit.the_game
+    conn, mailer = unit.conn, unit.mailer
+    seq = game.seq
+    if unit.revived:  # the loss on time is void: its 'end' entry goes
+        games.drop_end_entry(conn, game.id, seq)
+        seq -= 1
+    if unit.clock is not None and unit.clock_changed:
+        games.save_clock(conn, game.id, unit.clock)
+    for played in unit.turns:
+        seq += 1
+        text = format_turn(TurnText(tuple(r.canonical() for r in played.resolved)))
+        games.add_turn(conn, game.id, seq, played.label, text, played.after, unit.row)
+        games.log(conn, game.id, "turn", f"{played.label} {text}")
+    result = unit.board.result if unit.ended else None
+    note = None
+    if unit.ended in NOTED_ENDS:
+        loser = unit.loser or unit.me
+        note = END_WORDS[unit.ended].format(side=loser.title)
+        games.add_turn(conn, game.id, seq + 1, "end", note, unit.board, unit.row)
+    if unit.changed:
+        status, old_result, old_end = game.status, game.result, game.end_reason
+        if unit.revived:
+            status, old_result, old_end = "playing", None, None
+        games.save_game(conn, game.id, record=record_text(conn, game, result, note),
+                        offer=unit.offer, status="over" if unit.ended else status,
+                        result=result or old_result, end_reason=unit.ended or old_end)
+        game = load_game(conn, game.id)
+    for text in unit.notices:
+        games.log(conn, game.id, "notice", text)
+    inc, row = unit.inc, unit.row
+    if unit.turns:
+        mailer.reports(game, inc, row, unit.notices)
+    elif unit.notices:
+        mailer.notices(game, unit.notices, unit.notice_board, inc, row)
+    if unit.sections:
+        mailer.reply(game, unit.player, unit.sections, inc, row)
+    if unit.ended:
+        games.log(conn, game.id, "end", f"{unit.ended}: {game.result}")
+        mover = unit.player.title
+        if unit.ended == "bases" and unit.turns:
+            mover = unit.turns[-1].side.title
+        if unit.loser is not None:
+            mover = unit.loser.title
+        if unit.ended in END_WORDS:
+            how = END_WORDS[unit.ended].format(side=mover)
+        else:  # the game's own ending on the board
+            how = game_of(game.position).end_words_after(
+                game.position, unit.turns[-1].label if unit.turns else None)
+        mailer.results(game, how, inc, row)

@@ -1,0 +1,360 @@
+"""Who gets which mail, and what it says: the referee's one way out.
+
+Commands and the service say what happened (a turn, a notice, a reply, a refusal); the
+mailer decides who is told and how: both players' turn reports (held for a daily digest
+when a player asked for one), observers' copies, each board drawn from its reader's side,
+subjects that never end mid-word. Every mail is queued in the store in the caller's
+transaction and delivered after the commit (``outbox``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime, tzinfo
+
+from pbem.errors import PbemError
+from pbem.notation.format import format_action
+from pbem.records.replay import Replay
+from pbem.records.rulesets import describe_ruleset
+from pbem.referee import clock
+from pbem.referee.compose import Outgoing, build_mail, new_message_id, quote
+from pbem.referee.home import Config
+from pbem.referee.inbox import Incoming
+from pbem.referee.letters import Letter, help_text, letter
+from pbem.referee.options import Options
+from pbem.referee.publish import page_links
+from pbem.referee.refusal import Refusal
+from pbem.referee.report_mail import report_parts
+from pbem.referee.store import accounts, games, mail, transaction
+from pbem.referee.store.games import Game, Player
+from pbem.render.text_board import render_text
+from pbem.rules.game import GamePosition, Phase, result_words
+from pbem.rules.pieces import Side
+from pbem.rules.registry import game_of
+
+#: how a game ended, in words, by the reason the store keeps
+END_WORDS = {
+    "bases": "{side} created its last Base",
+    "no-legal-turn": "neither side has a legal turn",
+    "resigned": "{side} resigned",
+    "agreement": "ended by agreement and scored",
+    "draw": "drawn by agreement",
+    "time": "{side} lost on time",
+    "adjudicated": "adjudicated by the referee",
+}
+#: endings that are not on the board: the record gets an 'end' entry with the snapshot
+NOTED_ENDS = ("resigned", "agreement", "draw", "time", "adjudicated")
+
+SUBJECT_WIDTH = 60
+
+
+def shorten(text: str, width: int = SUBJECT_WIDTH) -> str:
+    """``text`` for a subject: whole when it fits, else cut at a word's end with '...'."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    cut = text[: width - 3].rsplit(" ", 1)[0] if " " in text[: width - 3] else text[: width - 3]
+    return cut.rstrip(" ,;:") + "..."
+
+
+def clock_lines(game: Game, now: datetime, *, with_settings: bool = True,
+                zone: tzinfo | None = None) -> list[str]:
+    """The clock for a mail: the time control, then who must move by when (in ``zone``, the
+    reader's time zone; UTC when None)."""
+    found = game.clock()
+    if found is None:
+        return ["Time control: none (no deadlines)."] if with_settings else []
+    settings, state = found
+    lines = [clock.describe_settings(settings)] if with_settings else []
+    if game.status == "over" and state.result is None:
+        return lines
+    return lines + clock.describe_clock(state, settings, now, zone=zone)
+
+
+def next_words(game: Game) -> str:
+    if game.status == "over":
+        return f"The game is over: {game.result}."
+    pos = game.position
+    return f"Next: {pos.to_move.title} to move (turn {pos.turn_number()}{pos.to_move.letter})."
+
+
+def who(p: Player) -> str:
+    return p.email if p.name == p.email else f"{p.name} <{p.email}>"
+
+
+class Mailer:
+    """Queues the referee's mail in the store; one per connection."""
+
+    def __init__(self, conn: sqlite3.Connection, config: Config, options: Options,
+                 now: Callable[[], datetime]):
+        self.conn = conn
+        self.config = config
+        self.options = options
+        self.now = now
+
+    @property
+    def referee(self) -> str:
+        return f"{self.config.name} <{self.config.address}>"
+
+    def queue(self, out: Outgoing, row: int | None) -> int:
+        message_id = new_message_id(self.config, out.game_id)
+        raw = build_mail(self.config, out, message_id)
+        return mail.queue(self.conn, message_id, out.game_id, out.side, row, out.recipient,
+                          out.kind, raw)
+
+    def zone(self, email: str) -> tzinfo | None:
+        """The time zone the address reads deadlines in (None: UTC)."""
+        return accounts.zone_of(self.conn, email)
+
+    def to(self, game: Game, p: Player, kind: str, subject: str, body: Letter,
+           inc: Incoming | None = None, auto: str = "auto-generated") -> Outgoing:
+        """A mail to a player of ``game``, threaded under his own mail when it answers one."""
+        mine = inc is not None and inc.sender == p.email
+        return Outgoing(
+            kind=kind, recipient=p.email, subject=f"{game.name}: {subject}", text=body.text,
+            html=body.html, game_id=game.id, side=p.key, token=p.token,
+            in_reply_to=inc.message_id if mine and inc is not None else None,
+            references=inc.references if mine and inc is not None else (),
+            auto=auto,
+        )
+
+    def to_address(self, kind: str, email: str, subject: str, body: Letter, *,
+                   token: str | None = None, inc: Incoming | None = None,
+                   auto: str = "auto-generated") -> Outgoing:
+        """A mail about the player rather than a game (his account key, when he has one)."""
+        return Outgoing(kind, email, shorten(subject), body.text, body.html,
+                        in_reply_to=inc.message_id if inc is not None else None,
+                        references=inc.references if inc is not None else (), auto=auto,
+                        account_token=token)
+
+    # -- game mail -------------------------------------------------------------------------
+    def invitation(self, game: Game, p: Player) -> None:
+        pos = game.position
+        rules = game_of(pos)
+        first_hint = example = ""
+        if rules.name != "featured":  # the Featured Game's invitation keeps its own words
+            first_hint = "placement" if pos.phase is Phase.SETUP else "move"
+            options = rules.legal_actions(rules.begin_turn(pos))
+            example = format_action(options[0]) if options else "pass"
+        body = letter(
+            "invitation", game_title="Realm" if rules.name == "featured" else rules.title,
+            first_hint=first_hint, example=example, player=p.name, referee=self.referee,
+            title=game.name,
+            game_id=game.id, white=who(game.players[Side.WHITE]),
+            black=who(game.players[Side.BLACK]), side=p.title,
+            rules=describe_ruleset(pos.ruleset), board=render_text(pos, flip=p.flip),
+            to_move=pos.to_move.title, token=p.token,
+            clock=clock_lines(game, self.now(), with_settings=True, zone=self.zone(p.email)),
+            help=help_text(p.token),
+        )
+        yours = " (your move)" if pos.to_move is p.side else ""
+        self.queue(self.to(game, p, "invitation", f"you play {p.title}{yours}", body), None)
+
+    def reports(self, game: Game, inc: Incoming | None, row: int | None,
+                notes: Sequence[str] = ()) -> None:
+        """The turn report to both players (or their digests) and to the observers: the
+        notices on top, the clock after the board."""
+        replay = games.replay_record(game.record)
+        if replay.final != game.position and game.end_reason not in NOTED_ENDS:
+            raise PbemError(
+                f"game {game.id}: the stored record and the snapshot disagree; nothing was "
+                "changed", code="store.inconsistent",
+            )
+        last = replay.turns[-1]
+        after = last.after
+        now = self.now()
+        links = page_links(self.config, game.id)
+        for p in game.players.values():
+            lines = clock_lines(game, now, zone=self.zone(p.email))
+            text, html, pictures = report_parts(replay, flip=p.flip, top=list(notes),
+                                                links=links, after=lines)
+            if after.phase is Phase.OVER:
+                state = "the game is over"
+            elif after.to_move is p.side:
+                state = f"your move ({after.turn_number()}{after.to_move.letter})"
+            else:
+                state = f"{after.to_move.title} to move"
+            subject = f"{last.label} played; {state}"
+            if self._held(p.email, game, subject, text):
+                continue
+            out = self.to(game, p, "report", subject, Letter(text, html), inc=inc)
+            self.queue(replace(out, pictures=pictures), row)
+        self._observers(game, replay, notes, clock_lines(game, now), links, last.label, row)
+
+    def _observers(self, game: Game, replay: Replay, notes: Sequence[str], lines: list[str],
+                   links: list[tuple[str, str]], label: str, row: int | None) -> None:
+        emails = accounts.observers(self.conn, game.id)
+        if not emails:
+            return
+        text, html, pictures = report_parts(replay, flip=False, top=list(notes), links=links,
+                                            after=lines)
+        subject = f"{game.name}: {label} played (you observe game {game.id})"
+        for email in emails:
+            if self._held(email, game, subject, text):
+                continue
+            self.queue(Outgoing("report", email, subject, text, html, game_id=game.id,
+                                account_token=accounts.ensure_account(self.conn, email),
+                                pictures=pictures), row)
+
+    def notices(self, game: Game, notices: Sequence[str], board: GamePosition | None,
+                inc: Incoming | None, row: int | None) -> None:
+        """Notices without a turn (an offer, a takeback) to both players."""
+        for p in game.players.values():
+            text = "\n".join(notices)
+            if board is not None:
+                text += "\n\n" + render_text(board, flip=p.flip)
+            body = letter("notice", player=p.name, text=text, next=next_words(game))
+            self.queue(self.to(game, p, "notice", shorten(notices[0].split("\n")[0]), body,
+                               inc=inc), row)
+
+    def tell_players(self, game: Game, subject: str, text: str, kind: str = "notice",
+                     board: GamePosition | None = None, after: str = "") -> None:
+        """A notice to both players (clock events, the operator's decisions); ``board`` is
+        drawn for each from his side, before the lines ``after``."""
+        for p in game.players.values():
+            said = text
+            if board is not None:
+                said += "\n\n" + render_text(board, flip=p.flip)
+            if after:
+                said += "\n\n" + after
+            body = letter("notice", player=p.name, text=said, next=next_words(game))
+            self.queue(self.to(game, p, kind, subject, body), None)
+
+    def tell_one(self, game: Game, p: Player, subject: str, text: str,
+                 row: int | None = None) -> None:
+        """A notice to one player of a game (his opponent's vacation, say)."""
+        body = letter("notice", player=p.name, text=text, next=next_words(game))
+        self.queue(self.to(game, p, "notice", subject, body), row)
+
+    def reminder(self, game: Game, p: Player, first: bool, deadline: datetime) -> None:
+        pos = game.position
+        zone = self.zone(p.email)
+        when = clock.format_instant(deadline, zone)
+        head = "Reminder" if first else "Last reminder: today is the day"
+        text = (f"{head}: your move in game {game.id} ({pos.turn_number()}"
+                f"{pos.to_move.letter}) is due by {when}.\n\n"
+                + render_text(pos, flip=p.flip) + "\n\n"
+                + "\n".join(clock_lines(game, self.now(), with_settings=False, zone=zone)))
+        body = letter("notice", player=p.name, text=text,
+                      next="Reply to this mail with your turn.")
+        self.queue(self.to(game, p, "reminder", f"reminder, your move by {when}", body), None)
+
+    def reply(self, game: Game, p: Player, sections: Sequence[tuple[str, str]],
+              inc: Incoming | None, row: int | None) -> None:
+        """The answer to a player's questions (board, history, help, moves)."""
+        body = letter("reply", player=p.name,
+                      sections=[{"title": t, "text": x} for t, x in sections])
+        what = ", ".join(t.lower() for t, _ in sections)
+        self.queue(self.to(game, p, "reply", what, body, inc=inc, auto="auto-replied"), row)
+
+    def results(self, game: Game, how: str, inc: Incoming | None, row: int | None) -> None:
+        pos = game.position
+        for p in game.players.values():
+            body = letter(
+                "result", player=p.name, game_id=game.id, title=game.name,
+                how=how, result=game.result, result_words=result_words(game.result),
+                score=game_of(pos).score(pos), board=render_text(pos, flip=p.flip),
+                record=game.record,
+            )
+            subject = f"game over, {game.result} ({result_words(game.result)})"
+            self.queue(self.to(game, p, "result", subject, body, inc=inc), row)
+
+    def refusal(self, inc: Incoming, row: int, game: Game, p: Player,
+                refusal: Refusal) -> None:
+        """Why a mail was not played, with the line it is about (and nothing else of it)."""
+        where = line = caret = None
+        order, error = refusal.order, refusal.error
+        if order is not None:
+            column = order.column
+            if error is not None and error.span is not None:
+                column = order.column + error.span.column - 1
+            place = "the subject" if order.line == 0 else f"line {order.line}"
+            where = f"{place}, column {column}"
+            line = order.original.expandtabs(1) if order.line else order.original
+            width = len(error.action) if error is not None and error.action else 1
+            caret = " " * (column - 1) + "^" * max(1, width)
+        options = list(error.options) if error is not None and error.options else []
+        body = letter(
+            "refusal", player=p.name, game_id=game.id, reason=refusal.reason,
+            where=where, line=line, caret=caret,
+            options=options if len(options) <= 12 else [],
+            next=next_words(game),
+            board=render_text(game.position, flip=p.flip),
+            quoted=None if order is not None else quote(inc.body.text, limit=5),
+        )
+        self.queue(self.to(game, p, "refusal", shorten(f"not played: {refusal.reason}"), body,
+                           inc=inc, auto="auto-replied"), row)
+
+    # -- mail about a player, or to a stranger ------------------------------------------------
+    def refuse_address(self, inc: Incoming, row: int, reason: str, *, token: str | None = None,
+                       verb: str = "not played") -> None:
+        body = letter(
+            "refusal", player=inc.sender_name or inc.sender, game_id="-",
+            reason=reason, where=None, line=None, caret=None, options=[], next=None, board=None,
+            quoted=quote(inc.body.text, limit=5),
+        )
+        self.queue(self.to_address("refusal", inc.sender, f"Realm referee: {verb}: {reason}",
+                                   body, token=token, inc=inc, auto="auto-replied"), row)
+
+    def answer(self, inc: Incoming, row: int, token: str,
+               sections: Sequence[tuple[str, str]]) -> None:
+        """The answer to a player-level mail (games, vacation, digest, ...)."""
+        body = letter(
+            "reply", player=inc.sender_name or inc.sender,
+            sections=[{"title": t, "text": x} for t, x in sections])
+        what = ", ".join(t.lower() for t, _ in sections)
+        self.queue(self.to_address("reply", inc.sender, f"Realm referee: {what}", body,
+                                   token=token, inc=inc, auto="auto-replied"), row)
+
+    def unknown(self, inc: Incoming, row: int) -> None:
+        if not inc.sender:
+            return
+        body = letter("unknown", referee=self.referee, sender=inc.sender)
+        self.queue(self.to_address("unknown-sender", inc.sender,
+                                   "Realm referee: this address plays no game", body, inc=inc,
+                                   auto="auto-replied"), row)
+
+    def welcome(self, inc: Incoming, row: int, token: str) -> None:
+        body = letter("welcome", referee=self.referee, sender=inc.sender, token=token)
+        self.queue(self.to_address("welcome", inc.sender,
+                                   "Realm referee: welcome (nothing was done yet)", body,
+                                   token=token, inc=inc, auto="auto-replied"), row)
+
+    # -- digests ---------------------------------------------------------------------------
+    def _held(self, email: str, game: Game, subject: str, text: str) -> bool:
+        """Hold a turn report for ``email``'s digest if he wants one; True if held."""
+        if not accounts.wants_digest(self.conn, email):
+            return False
+        accounts.hold_report(self.conn, email, game.id, subject, text)
+        return True
+
+    def digest(self, email: str, now: datetime) -> int:
+        """Queue one digest of everything held for ``email`` (inside the caller's
+        transaction); the number of reports in it."""
+        rows = accounts.held_reports(self.conn, email)
+        if not rows:
+            return 0
+        body = letter("digest",
+                      reports=[{"subject": r["subject"], "text": r["text"]} for r in rows])
+        token = accounts.ensure_account(self.conn, email)
+        day = now.date().isoformat()
+        self.queue(Outgoing("digest", email, f"Realm referee: your digest for {day} "
+                            f"({len(rows)} report(s))", body.text, body.html,
+                            account_token=token), None)
+        accounts.digest_sent(self.conn, email, [r["id"] for r in rows], day)
+        return len(rows)
+
+    def due_digests(self, now: datetime) -> int:
+        """``pbem tick``: one digest per player per UTC day, from the configured hour."""
+        if now.hour < self.options.digest_hour:
+            return 0
+        day = now.date().isoformat()
+        sent = 0
+        for email in accounts.holding(self.conn):
+            with transaction(self.conn):
+                if accounts.digest_day(self.conn, email) == day:
+                    continue
+                sent += 1 if self.digest(email, now) else 0
+        return sent

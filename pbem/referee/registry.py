@@ -1,0 +1,72 @@
+"""The mail commands: each command module registers its handlers here under the command's
+name (the names ``orders`` reads from a mail line), with what kind of mail it belongs in.
+
+``game`` commands work on one game (a turn, an offer, ``board``); ``player`` commands are
+about the sender (``vacation``, ``games``) and come in a mail of their own; ``any`` may be
+either (``help``). ``info`` commands only read, so no move number is checked for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from pbem.referee.orders import Order
+from pbem.referee.refusal import Refusal
+from pbem.referee.unit import Unit
+
+Scope = Literal["game", "player", "any"]
+Handler = Callable[[Unit, Order], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    name: str
+    run: Handler
+    scope: Scope
+    info: bool
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(*names: str, scope: Scope = "game", info: bool = False
+            ) -> Callable[[Handler], Handler]:
+    """Register the decorated handler for every name in ``names``."""
+
+    def register(run: Handler) -> Handler:
+        for name in names:
+            if name in COMMANDS and COMMANDS[name].scope in (scope, "any"):
+                raise ValueError(f"mail command {name!r} is registered twice")
+            COMMANDS[name] = Command(name, run, scope, info)
+        return run
+
+    return register
+
+
+def find(name: str) -> Command:
+    return COMMANDS[name]
+
+
+def player_level(name: str) -> bool:
+    """Whether the command is about the sender rather than a game."""
+    return COMMANDS[name].scope == "player"
+
+
+def run(unit: Unit, order: Order) -> None:
+    """One command on its unit: refused when it is in the wrong kind of mail or marked for
+    another move."""
+    command = find(order.name)
+    if unit.game is not None and command.scope == "player":
+        raise Refusal(f"'{order.text}' is about you, not this game: send it in a mail of its "
+                      "own, without turns or game commands", order)
+    if unit.game is not None and not command.info and order.number is not None:
+        pos = unit.board
+        if order.number != pos.turn_number() and not unit.over:
+            raise Refusal(
+                f"this order is marked #{order.number}, but the game is at turn "
+                f"{pos.turn_number()} ({pos.to_move.title} to move): an old or repeated "
+                "order is never carried out", order,
+            )
+    command.run(unit, order)

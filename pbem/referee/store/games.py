@@ -1,0 +1,343 @@
+"""A game in the store: its players, turns with snapshots, canonical record, clock and log.
+
+The record (canonical notation, front matter included) is the source of truth and is
+rewritten from the stored turns after each accepted one; the snapshot per turn lets a new
+turn be checked without replaying the game. Every SQL statement about games is here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.errors import PbemError
+from pbem.notation.format import format_front_matter
+from pbem.notation.parse import parse_game
+from pbem.records.replay import Replay, replay_game
+from pbem.records.rulesets import load_ruleset, preset_names
+from pbem.records.snapshot import dump_snapshot, load_snapshot
+from pbem.referee.clock import ClockSettings, ClockState
+from pbem.rules.game import GamePosition
+from pbem.rules.pieces import Side
+from pbem.rules.registry import featured, game_of
+
+#: the store's side keys
+SIDES = {"w": Side.WHITE, "b": Side.BLACK}
+_PLACEMENT = re.compile(r"^[BP][a-l]\d+$")
+
+
+class GameNotFound(PbemError):
+    code = "game.unknown"
+
+
+def key(side: Side) -> str:
+    """How the store (and the keys in mail addresses) write a side: 'w' or 'b'."""
+    return side.letter
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    side: Side
+    email: str
+    name: str
+    token: str
+
+    @property
+    def title(self) -> str:
+        return self.side.title
+
+    @property
+    def key(self) -> str:
+        return key(self.side)
+
+    @property
+    def flip(self) -> bool:
+        """Whether his boards are drawn from Black's side."""
+        return self.side is Side.BLACK
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    id: int
+    name: str
+    ruleset: str
+    status: str  # playing | over
+    result: str | None
+    end_reason: str | None
+    record: str
+    offer: str | None
+    players: dict[Side, Player]
+    seq: int
+    position: GamePosition
+    #: the clock (``pbem.referee.clock`` JSON); None for a game without one
+    clock_settings: str | None = None
+    clock_state: str | None = None
+
+    def headers(self, result: str | None = None) -> dict[str, object]:
+        h: dict[str, object] = {
+            "game": self.name,
+            "white": self.players[Side.WHITE].name,
+            "black": self.players[Side.BLACK].name,
+            "ruleset": ruleset_header(self.position.ruleset),
+        }
+        if result:
+            h["result"] = result
+        return h
+
+    def side_of(self, email: str) -> Side | None:
+        sides = [p.side for p in self.players.values() if p.email == email]
+        return sides[0] if sides else None
+
+    def opponent(self, side: Side) -> Player:
+        return self.players[side.other]
+
+    def clock(self) -> tuple[ClockSettings, ClockState] | None:
+        """The game's time control and clock, or None for a game without one."""
+        if not self.clock_settings or not self.clock_state:
+            return None
+        return (ClockSettings.from_dict(json.loads(self.clock_settings)),
+                ClockState.from_dict(json.loads(self.clock_state)))
+
+
+def ruleset_header(ruleset: Any) -> str | dict[str, object]:
+    """How the record names its ruleset: the preset's name, or every option (and the
+    game, where it is not the Featured Game)."""
+    if ruleset.name in preset_names() and load_ruleset(ruleset.name) == ruleset:
+        return ruleset.name
+    game = game_of(ruleset)
+    if game is featured():
+        return dict(ruleset.options())
+    return {"game": game.name, "name": ruleset.name, **ruleset.options()}
+
+
+def load_game(conn: sqlite3.Connection, game_id: int) -> Game:
+    row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise GameNotFound(f"there is no game {game_id}")
+    players = {
+        SIDES[r["side"]]: Player(SIDES[r["side"]], r["email"], r["name"], r["token"])
+        for r in conn.execute("SELECT * FROM players WHERE game_id = ?", (game_id,))
+    }
+    last = conn.execute(
+        "SELECT seq, snapshot FROM turns WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+    ).fetchone()
+    return Game(
+        id=row["id"],
+        name=row["name"],
+        ruleset=row["ruleset"],
+        status=row["status"],
+        result=row["result"],
+        end_reason=row["end_reason"],
+        record=row["record"],
+        offer=row["offer"],
+        players=players,
+        seq=last["seq"],
+        position=load_snapshot(last["snapshot"]),
+        clock_settings=row["clock_settings"],
+        clock_state=row["clock_state"],
+    )
+
+
+def insert_game(
+    conn: sqlite3.Connection,
+    name: str,
+    ruleset: Any,
+    players: list[Player],
+) -> int:
+    now = time.time()
+    cur = conn.execute(
+        "INSERT INTO games (name, ruleset, ruleset_options, record, created_at, updated_at) "
+        "VALUES (?, ?, ?, '', ?, ?)",
+        (name, ruleset.name, json.dumps(ruleset.options(), sort_keys=True), now, now),
+    )
+    game_id = int(cur.lastrowid or 0)
+    for p in players:
+        conn.execute(
+            "INSERT INTO players (game_id, side, email, name, token) VALUES (?, ?, ?, ?, ?)",
+            (game_id, p.key, p.email, p.name, p.token),
+        )
+    start = game_of(ruleset).initial(ruleset)
+    conn.execute(
+        "INSERT INTO turns (game_id, seq, label, notation, snapshot, created_at) "
+        "VALUES (?, 0, 'start', '', ?, ?)",
+        (game_id, dump_snapshot(start), now),
+    )
+    game = load_game(conn, game_id)
+    conn.execute(
+        "UPDATE games SET record = ? WHERE id = ?", (record_text(conn, game, None, None), game_id)
+    )
+    return game_id
+
+
+def stored_turns(conn: sqlite3.Connection, game_id: int) -> list[tuple[str, str]]:
+    """(label, canonical turn) of every turn played, in order."""
+    return [
+        (r["label"], r["notation"])
+        for r in conn.execute(
+            "SELECT label, notation FROM turns WHERE game_id = ? AND seq > 0 AND label != 'end' "
+            "ORDER BY seq",
+            (game_id,),
+        )
+    ]
+
+
+def movetext(turns: list[tuple[str, str]]) -> str:
+    """``7.W/B`` per line; set-up entries as ``1.Bh11 Bh2``; a lone Black turn as ``7...B``."""
+    lines: list[str] = []
+    pending: tuple[int, str] | None = None
+    for label, text in turns:
+        number, side = int(label[:-1]), label[-1]
+        if side == "w":
+            if pending is not None:
+                lines.append(f"{pending[0]}.{pending[1]}")
+            pending = (number, text)
+            continue
+        if pending is not None and pending[0] == number:
+            sep = " " if _PLACEMENT.match(pending[1]) and _PLACEMENT.match(text) else "/"
+            lines.append(f"{number}.{pending[1]}{sep}{text}")
+        else:
+            if pending is not None:
+                lines.append(f"{pending[0]}.{pending[1]}")
+            lines.append(f"{number}...{text}")
+        pending = None
+    if pending is not None:
+        lines.append(f"{pending[0]}.{pending[1]}")
+    return "\n".join(lines)
+
+
+def record_text(
+    conn: sqlite3.Connection, game: Game, result: str | None, note: str | None
+) -> str:
+    text = format_front_matter(game.headers(result)) + movetext(stored_turns(conn, game.id))
+    if result:
+        text += f"\n{result}" + (f" {{{note}}}" if note else "")
+    return text.rstrip("\n") + "\n"
+
+
+def replay_record(record: str) -> Replay:
+    """The stored record played through the rules (for reports and the record's checks)."""
+    return replay_game(parse_game(record))
+
+
+# -- changing a game -------------------------------------------------------------------------
+def add_turn(conn: sqlite3.Connection, game_id: int, seq: int, label: str, notation: str,
+             position: GamePosition, message_row: int | None) -> None:
+    """One entry of the game: a turn played, or ('end', note) for an ending off the board."""
+    conn.execute(
+        "INSERT INTO turns (game_id, seq, label, notation, snapshot, message_id, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, seq, label, notation, dump_snapshot(position), message_row, time.time()),
+    )
+
+
+def drop_end_entry(conn: sqlite3.Connection, game_id: int, seq: int) -> None:
+    """A loss on time withdrawn: its 'end' entry goes."""
+    conn.execute("DELETE FROM turns WHERE game_id = ? AND seq = ? AND label = 'end'",
+                 (game_id, seq))
+
+
+def position_at(conn: sqlite3.Connection, game_id: int, seq: int) -> GamePosition:
+    row = conn.execute("SELECT snapshot FROM turns WHERE game_id = ? AND seq = ?",
+                       (game_id, seq)).fetchone()
+    return load_snapshot(row[0])
+
+
+def save_game(conn: sqlite3.Connection, game_id: int, *, record: str, offer: str | None,
+              status: str, result: str | None, end_reason: str | None) -> None:
+    conn.execute(
+        "UPDATE games SET record = ?, offer = ?, status = ?, result = ?, end_reason = ?, "
+        "updated_at = ? WHERE id = ?",
+        (record, offer, status, result, end_reason, time.time(), game_id),
+    )
+
+
+def turn_rows(conn: sqlite3.Connection, game_id: int) -> list[sqlite3.Row]:
+    """Every stored entry of a game (seq, label, notation, snapshot, ...), in order."""
+    return conn.execute("SELECT * FROM turns WHERE game_id = ? ORDER BY seq",
+                        (game_id,)).fetchall()
+
+
+def remove_turns_after(conn: sqlite3.Connection, game_id: int, keep_seq: int) -> None:
+    conn.execute("DELETE FROM turns WHERE game_id = ? AND seq > ?", (game_id, keep_seq))
+
+
+def restore_turns(conn: sqlite3.Connection, game_id: int, rows: list[dict[str, object]]) -> None:
+    """Put back entries a rollback removed (as ``turn_rows`` gave them)."""
+    for r in rows:
+        conn.execute(
+            "INSERT INTO turns (game_id, seq, label, notation, snapshot, message_id, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, r["seq"], r["label"], r["notation"], r["snapshot"], r["message_id"],
+             r["created_at"]),
+        )
+
+
+def last_turn(conn: sqlite3.Connection, game_id: int) -> tuple[int, str] | None:
+    """(seq, label) of the last turn played (not the start, not an 'end' entry)."""
+    row = conn.execute(
+        "SELECT seq, label FROM turns WHERE game_id = ? AND seq > 0 AND label != 'end' "
+        "ORDER BY seq DESC LIMIT 1", (game_id,)).fetchone()
+    return None if row is None else (int(row[0]), str(row[1]))
+
+
+def save_clock(conn: sqlite3.Connection, game_id: int, state: ClockState) -> None:
+    conn.execute("UPDATE games SET clock_state = ? WHERE id = ?",
+                 (json.dumps(state.to_dict(), sort_keys=True), game_id))
+
+
+def start_clock(conn: sqlite3.Connection, game_id: int, settings: ClockSettings,
+                state: ClockState) -> None:
+    conn.execute(
+        "UPDATE games SET clock_settings = ?, clock_state = ? WHERE id = ?",
+        (json.dumps(settings.to_dict(), sort_keys=True),
+         json.dumps(state.to_dict(), sort_keys=True), game_id),
+    )
+
+
+def log(conn: sqlite3.Connection, game_id: int, kind: str, text: str) -> None:
+    """A line of the game's log (``pbem show --log``)."""
+    conn.execute("INSERT INTO game_log (game_id, at, kind, text) VALUES (?, ?, ?, ?)",
+                 (game_id, time.time(), kind, text))
+
+
+# -- finding games ---------------------------------------------------------------------------
+def plays_any(conn: sqlite3.Connection, email: str) -> bool:
+    return conn.execute("SELECT 1 FROM players WHERE email = ?", (email,)).fetchone() is not None
+
+
+def games_of(conn: sqlite3.Connection, email: str, *, playing: bool = False,
+             clocked: bool = False) -> list[int]:
+    """The ids of the games ``email`` plays (only those in play, only those on a clock)."""
+    sql = ("SELECT DISTINCT p.game_id FROM players p JOIN games g ON g.id = p.game_id "
+           "WHERE p.email = ?")
+    if playing:
+        sql += " AND g.status = 'playing'"
+    if clocked:
+        sql += " AND g.clock_state IS NOT NULL"
+    return [r[0] for r in conn.execute(sql + " ORDER BY p.game_id", (email,))]
+
+
+def clocked_games(conn: sqlite3.Connection) -> list[int]:
+    """Games in play on a clock (``pbem tick``)."""
+    return [r[0] for r in conn.execute(
+        "SELECT id FROM games WHERE status = 'playing' AND clock_state IS NOT NULL ORDER BY id")]
+
+
+def game_of_mail(conn: sqlite3.Connection, message_id: str) -> int | None:
+    """The game a mail the referee sent was about (a player's reply names it)."""
+    row = conn.execute("SELECT game_id FROM outbox WHERE message_id = ?",
+                       (message_id,)).fetchone()
+    return None if row is None or row[0] is None else int(row[0])
+
+
+def overview(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    """One row per game for ``pbem games``."""
+    return conn.execute(
+        "SELECT g.id, g.name, g.status, g.result, g.ruleset, "
+        "(SELECT label FROM turns WHERE game_id = g.id ORDER BY seq DESC LIMIT 1) AS last "
+        "FROM games g ORDER BY g.id"
+    ).fetchall()

@@ -1,0 +1,69 @@
+"""Mail in the store: every message received (with what became of it), the failures, and
+the outbox rows the referee's replies are queued in (delivery itself is ``outbox``)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+
+def handled_before(conn: sqlite3.Connection, message_id: str) -> bool:
+    return conn.execute("SELECT 1 FROM messages WHERE message_id = ?",
+                        (message_id,)).fetchone() is not None
+
+
+def add_message(conn: sqlite3.Connection, message_id: str, sender: str, subject: str,
+                raw: bytes) -> int:
+    """Keep a message as it came, before deciding what it means; its row id."""
+    cur = conn.execute(
+        "INSERT INTO messages (message_id, received_at, sender, subject, raw, outcome)"
+        " VALUES (?, ?, ?, ?, ?, 'pending')",
+        (message_id, time.time(), sender, subject, raw),
+    )
+    return int(cur.lastrowid or 0)
+
+
+def set_outcome(conn: sqlite3.Connection, row: int, outcome: str, reason: str | None,
+                game_id: int | None, side: str | None) -> None:
+    conn.execute(
+        "UPDATE messages SET outcome = ?, reason = ?, game_id = ?, side = ? WHERE id = ?",
+        (outcome, reason, game_id, side, row),
+    )
+
+
+def add_failure(conn: sqlite3.Connection, message_id: str, error: str) -> None:
+    conn.execute("INSERT INTO failures (message_id, at, error) VALUES (?, ?, ?)",
+                 (message_id, time.time(), error))
+
+
+def queue(conn: sqlite3.Connection, message_id: str, game_id: int | None, side: str | None,
+          reply_to_row: int | None, recipient: str, kind: str, raw: bytes) -> int:
+    """One mail for the outbox; delivered after the commit."""
+    cur = conn.execute(
+        "INSERT INTO outbox (message_id, game_id, side, reply_to_message, recipient, kind, "
+        "raw, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (message_id, game_id, side, reply_to_row, recipient, kind, raw, time.time()),
+    )
+    return int(cur.lastrowid or 0)
+
+
+def game_history(conn: sqlite3.Connection, game_id: int) -> list[tuple[float, str]]:
+    """Everything that happened to a game, as (time, line): ``pbem show --log``."""
+    entries: list[tuple[float, str]] = []
+    for r in conn.execute("SELECT * FROM messages WHERE game_id = ?", (game_id,)):
+        entries.append((r["received_at"], f"received {r['message_id']} from {r['sender']}: "
+                        f"{r['outcome']}" + (f": {r['reason']}" if r["reason"] else "")))
+    for r in conn.execute(
+        "SELECT f.* FROM failures f WHERE f.game_id = ? OR f.message_id IN "
+        "(SELECT message_id FROM messages WHERE game_id = ?)", (game_id, game_id)
+    ):
+        entries.append((r["at"], f"FAILED {r['message_id']}: {r['error']}"))
+    for r in conn.execute("SELECT * FROM outbox WHERE game_id = ?", (game_id,)):
+        state = r["status"]
+        if r["last_error"]:
+            state += f" (attempt {r['attempts']}: {r['last_error']})"
+        entries.append((r["created_at"], f"mail {r['kind']} to {r['recipient']} "
+                        f"{r['message_id']}: {state}"))
+    for r in conn.execute("SELECT * FROM game_log WHERE game_id = ?", (game_id,)):
+        entries.append((r["at"], f"{r['kind']}: {r['text']}"))
+    return sorted(entries, key=lambda e: e[0])

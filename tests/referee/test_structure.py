@@ -1,0 +1,129 @@
+"""The referee's code reads one way: every import in ``pbem/referee`` (those inside
+functions and under ``TYPE_CHECKING`` too) points down the layers
+
+    clock model -> store -> mailer -> unit -> registry -> commands -> service -> cli
+
+so there is no import cycle, and no module reaches for another's private names."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parents[2] / "pbem" / "referee"
+
+#: each module's layer; a module may import only from its own layer or below
+LAYERS: dict[str, int] = {
+    # the mail and clock models: pure, or about one message
+    "now": 0, "faults": 0, "printable": 0, "refusal": 1, "orders": 0, "extract": 0,
+    "html_text": 0, "sender": 0, "autoreply": 0, "inbox": 1, "secrets_scheme": 0,
+    "compose": 1, "play": 0, "conditions": 1, "clock": 0, "vacation": 1, "home": 0,
+    "options": 2, "labels": 0, "config_schema": 0, "letters": 0, "profile": 1, "report_mail": 2,
+    # the store owns all SQL
+    "store": 3, "publish": 4, "keys": 4, "rollback": 4, "outbox": 4, "sources": 4, "imap_source": 4,
+    "mailer": 5, "starting": 6,
+    "unit": 7, "commit": 8,
+    "registry": 9,
+    "commands": 10,
+    "service": 11,
+    "timed": 12, "operator": 12,
+    "cli": 13, "site_commands": 13,
+}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PKG.rglob("*.py"):
+        parts = path.relative_to(PKG).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(("pbem", "referee", *parts))] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(path: Path, name: str) -> set[str]:
+    """Every referee module ``path`` imports, wherever the import statement is."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
+                                + ([base] if base else []))
+            targets = [base] + [f"{base}.{a.name}" for a in node.names]
+        else:
+            continue
+        found |= {t for t in targets if t in MODULES and t != name}
+    return found
+
+
+GRAPH = {name: _imports(path, name) for name, path in MODULES.items()}
+
+
+def _layer(name: str) -> int:
+    top = name.split(".")[2] if name.count(".") >= 2 else ""
+    assert top in LAYERS, f"{name}: give it a layer in tests/referee/test_structure.py"
+    return LAYERS[top]
+
+
+def test_there_is_no_import_cycle() -> None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(GRAPH[node]):
+            if state.get(nxt) == 1:
+                cycles.append([*stack[stack.index(nxt):], nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(GRAPH):
+        if node not in state:
+            visit(node)
+    assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_imports_point_down_the_layers() -> None:
+    up = [f"{a} imports {b}" for a, targets in GRAPH.items() for b in targets
+          if a != "pbem.referee" and b != "pbem.referee" and _layer(a) < _layer(b)]
+    assert not up, up
+
+
+def test_no_module_uses_another_modules_private_names() -> None:
+    bad = []
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pbem"):
+                for a in node.names:
+                    if a.name.startswith("_"):
+                        bad.append(f"{name} imports {node.module}.{a.name}")
+                    elif f"{node.module}.{a.name}" in MODULES or node.module == "pbem.referee":
+                        aliases.add(a.asname or a.name)
+            elif isinstance(node, ast.Import):
+                aliases |= {a.asname or a.name.split(".")[0] for a in node.names
+                            if a.name.startswith("pbem")}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id in aliases and node.attr.startswith("_")
+                    and not node.attr.startswith("__")):
+                bad.append(f"{name} uses {node.value.id}.{node.attr}")
+    assert not bad, bad
+
+
+def test_the_service_stays_small() -> None:
+    lines = (PKG / "service.py").read_text(encoding="utf-8").count("\n")
+    assert lines <= 220, f"service.py has {lines} lines: move the work into units and commands"
