@@ -267,17 +267,21 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
     from pbem.referee.mailer import clock_lines
     from pbem.referee.now import system_now
-    from pbem.referee.store.games import GameNotFound, load_game
+    from pbem.referee.options import load_options
+    from pbem.referee.store.games import GameNotFound, load_game, public_record
     from pbem.referee.store.mail import game_history
     from pbem.render.text_board import render_text
 
-    _, _, conn = _open(args)
+    _, config, conn = _open(args)
     try:
         game = load_game(conn, _game_id(args.game))
     except GameNotFound as exc:
         raise UsageError(str(exc)) from None
     if not args.log:
-        out.write(printable(game.record, keep_newlines=True) + "\n")
+        record = game.record
+        if game.status == "over" and not load_options(config).public_messages:
+            record = public_record(record)  # the players' messages are theirs
+        out.write(printable(record, keep_newlines=True) + "\n")
         out.write(printable(render_text(game.position, title=f"game {game.id}: {game.name}"),
                             keep_newlines=True) + "\n")
         if game.offer:

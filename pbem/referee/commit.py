@@ -27,6 +27,15 @@ def commit(unit: Unit) -> None:
         text = format_turn(TurnText(tuple(r.canonical() for r in played.resolved)))
         games.add_turn(conn, game.id, seq, played.label, text, played.after, unit.row)
         games.log(conn, game.id, "turn", f"{played.label} {text}")
+    if unit.said:
+        after = games.last_turn(conn, game.id)
+        for text in unit.said:
+            games.add_said(conn, game.id, after[0] if after else 0, unit.me, text)
+        news = [f"{unit.me.title} says: {text}" for text in unit.said]
+        if not unit.turns:  # with a turn, the report carries them to both
+            mailer.tell_one(game, game.opponent(unit.me), f"{unit.me.title} says",
+                            "\n".join(news), row=unit.row, kind="message")
+        unit.notices = [*news, *unit.notices] if unit.turns else unit.notices
     result = unit.board.result if unit.ended else None
     note = None
     if unit.ended in NOTED_ENDS:

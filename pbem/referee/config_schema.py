@@ -302,6 +302,7 @@ SCHEMA = Section({
     "observers": Key(Flag(True)),
     "digest_hour": Key(Whole(0, 23, 18)),
     "case_repairs": Key(Flag(False)),
+    "public_messages": Key(Flag(False)),
     "smtp": Key(SMTP),
     "imap": Key(IMAP),
     "site": Key(Section({

@@ -92,6 +92,7 @@ challenges:
 observers: true           # any known player may observe any game
 digest_hour: 18           # UTC hour from which `pbem tick` sends the daily digests
 case_repairs: false       # true: play 'bh2' as 'Bh2' (said in the report); never i for l
+public_messages: false    # true: a finished game's public record keeps the players' 'say'
 # Who is told of a mail the mail server refused for good (besides stderr and the log):
 # operator: admin@example.org
 # What a mail, an address, a game and a day can make the referee send (defaults shown):

@@ -223,10 +223,10 @@ class Mailer:
             self.queue(self.to(game, p, kind, subject, body), None)
 
     def tell_one(self, game: Game, p: Player, subject: str, text: str,
-                 row: int | None = None) -> None:
-        """A notice to one player of a game (his opponent's vacation, say)."""
+                 row: int | None = None, kind: str = "notice") -> None:
+        """A notice to one player of a game (his opponent's vacation, or message)."""
         body = letter("notice", player=p.name, text=text, next=next_words(game))
-        self.queue(self.to(game, p, "notice", subject, body), row)
+        self.queue(self.to(game, p, kind, subject, body), row)
 
     def reminder(self, game: Game, p: Player, first: bool, deadline: datetime) -> None:
         pos = game.position

@@ -34,6 +34,8 @@ class Options:
     #: a mailed turn with only a slip of letter case (``bh2``) is played (and the report
     #: says so) instead of refused; look-alike letters (``i`` for ``l``) never are
     case_repairs: bool = False
+    #: a finished game's public record (``pbem show``) keeps the players' messages
+    public_messages: bool = False
 
 
 def _int(value: Any, where: str, low: int, high: int) -> int:
@@ -84,4 +86,6 @@ def load_options(config: Config) -> Options:
         observers=_bool(extra.get("observers", True), config.at("observers")),
         digest_hour=_int(extra.get("digest_hour", 18), config.at("digest_hour"), 0, 23),
         case_repairs=_bool(extra.get("case_repairs", False), config.at("case_repairs")),
+        public_messages=_bool(extra.get("public_messages", False),
+                              config.at("public_messages")),
     )

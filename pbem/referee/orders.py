@@ -87,7 +87,24 @@ def _argument_command(text: str, line: int, original: str, offset: int) -> Order
     return None
 
 
+#: how a line marks a message to the opponent: 'say ...', 'message: ...'
+MESSAGE_MARKS = ("say:", "say ", "message:", "msg:")
+
+
+def _message(text: str, line: int, original: str, offset: int) -> Order | None:
+    """A message to the opponent, as written (its case kept)."""
+    low = text[:8].lower()
+    for mark in MESSAGE_MARKS:
+        if low.startswith(mark):
+            said = text[len(mark):].strip()
+            return Order("say", said, None, line, offset, original) if said else None
+    return None
+
+
 def _command(text: str, line: int, original: str, offset: int) -> Order | None:
+    said = _message(text, line, original, offset)
+    if said is not None:
+        return said
     found = _argument_command(text, line, original, offset)
     if found is not None:
         return found

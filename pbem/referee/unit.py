@@ -47,6 +47,8 @@ class Unit:
     turns: list[PlayedTurn] = field(default_factory=list)
     #: what both players are told (with the report when a turn was played)
     notices: list[str] = field(default_factory=list)
+    #: what the sender says to his opponent ('say ...'): relayed, and kept in the record
+    said: list[str] = field(default_factory=list)
     #: a board that goes with the notices, drawn for each player from his side
     notice_board: GamePosition | None = None
     #: the end reason when the game ended with this unit, and who lost (on time)

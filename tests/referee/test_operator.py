@@ -94,6 +94,46 @@ def test_rollback_removes_later_turns_and_tells_both(home: Path) -> None:
     assert "1.Bh11 Bb2" in run_pbem(home, "show", "1").stdout.decode()
 
 
+def test_a_rollback_can_be_undone_until_play_goes_on(home: Path) -> None:
+    w, b = _game(home)
+    for player, turn in ((w, "Bh11"), (b, "Bh8"), (w, "Be8")):
+        assert run_pbem(home, "mail", stdin=player.reply(turn),
+                        env={"PBEM_NOW": T0}).returncode == 0
+        mails = outbox_mails(home)
+        w.receive(mails)
+        b.receive(mails)
+    before = run_pbem(home, "show", "1").stdout.decode()
+    assert _op(home, "rollback", "1", "start").returncode == 0
+    assert "Bh11" not in run_pbem(home, "show", "1").stdout.decode()
+    proc = _op(home, "rollback", "1", "--undo")
+    assert proc.returncode == 0, proc.stderr
+    assert run_pbem(home, "show", "1").stdout.decode() == before
+    mail = _last(home, "b@p.test")
+    assert "is undone" in text_of(mail) and "l  k  j" in text_of(mail).replace(
+        "   ", "  ")  # Black's board, from Black's side
+    assert _op(home, "rollback", "1", "--undo").returncode == 1  # nothing left to undo
+    # once the game goes on from a rollback, it cannot be undone any more
+    assert _op(home, "rollback", "1", "1w").returncode == 0
+    b.receive(outbox_mails(home))
+    assert run_pbem(home, "mail", stdin=b.reply("Bb2"), env={"PBEM_NOW": T0}).returncode == 0
+    refused = _op(home, "rollback", "1", "--undo")
+    assert refused.returncode == 1 and b"played since" in refused.stderr
+
+
+def test_rolling_back_a_finished_game_needs_force(home: Path) -> None:
+    w, _ = _game(home)
+    assert run_pbem(home, "mail", stdin=w.reply("Bh11"), env={"PBEM_NOW": T0}).returncode == 0
+    assert _op(home, "adjudicate", "1", "1-0").returncode == 0
+    refused = _op(home, "rollback", "1", "1w")
+    assert refused.returncode == 1 and b"--force" in refused.stderr
+    assert b"1-0" in run_pbem(home, "show", "1").stdout
+    assert _op(home, "rollback", "1", "1w", "--force").returncode == 0
+    shown = run_pbem(home, "show", "1").stdout.decode()
+    assert "1-0" not in shown and "1.Bh11" in shown
+    assert _op(home, "rollback", "1", "--undo").returncode == 0
+    assert "1-0" in run_pbem(home, "show", "1").stdout.decode()
+
+
 def test_game_master_commands_have_help(home: Path) -> None:
     for name in ("tick", "pause", "resume", "set-deadline", "adjudicate", "rollback"):
         proc = run_pbem(home, name, "--help")

@@ -12,6 +12,7 @@ from pbem.referee.commands import (  # noqa: F401  (each registers itself)
     observe,
     offers,
     profile,
+    say,
     takeback,
     turn,
     vacation,

@@ -27,7 +27,7 @@ from pbem.rules.registry import featured, game_of
 
 #: the store's side keys
 SIDES = {"w": Side.WHITE, "b": Side.BLACK}
-_PLACEMENT = re.compile(r"^[BP][a-l]\d+$")
+_PLACEMENT = re.compile(r"^[BP][a-l]\d+( \{[^{}]*\})?$")
 
 
 class GameNotFound(PbemError):
@@ -210,12 +210,58 @@ def movetext(turns: list[tuple[str, str]]) -> str:
 
 
 def record_text(
-    conn: sqlite3.Connection, game: Game, result: str | None, note: str | None
+    conn: sqlite3.Connection, game: Game, result: str | None, note: str | None,
+    *, messages: bool = True,
 ) -> str:
-    text = format_front_matter(game.headers(result)) + movetext(stored_turns(conn, game.id))
+    """The game's canonical record; ``messages``: what the players said, as comments after
+    the turn they came with (a finished game's public record has them only on opt-in)."""
+    turns = stored_turns(conn, game.id)
+    if messages:
+        said = said_after(conn, game.id)
+        before = " ".join(said.get(0, []))
+        seqs = [r[0] for r in conn.execute(
+            "SELECT seq FROM turns WHERE game_id = ? AND seq > 0 AND label != 'end' "
+            "ORDER BY seq", (game.id,))]
+        turns = [(label, " ".join([text, *said.get(seq, [])]))
+                 for (label, text), seq in zip(turns, seqs, strict=True)]
+        text = format_front_matter(game.headers(result)) + (before + "\n" if before else "")
+        text += movetext(turns)
+    else:
+        text = format_front_matter(game.headers(result)) + movetext(turns)
     if result:
         text += f"\n{result}" + (f" {{{note}}}" if note else "")
     return text.rstrip("\n") + "\n"
+
+
+def add_said(conn: sqlite3.Connection, game_id: int, seq: int, side: Side, text: str) -> None:
+    """A player's message to his opponent, after entry ``seq`` of the game."""
+    conn.execute("INSERT INTO said (game_id, seq, side, text, at) VALUES (?, ?, ?, ?, ?)",
+                 (game_id, seq, key(side), text, time.time()))
+
+
+def said_after(conn: sqlite3.Connection, game_id: int) -> dict[int, list[str]]:
+    """The players' messages as record comments, by the entry they follow."""
+    found: dict[int, list[str]] = {}
+    for r in conn.execute("SELECT seq, side, text FROM said WHERE game_id = ? ORDER BY id",
+                          (game_id,)):
+        words = " ".join(r["text"].replace("{", "(").replace("}", ")").split())
+        found.setdefault(r["seq"], []).append(f"{{{SIDES[r['side']].title}: {words}}}")
+    return found
+
+
+def public_record(record: str) -> str:
+    """A record without the players' messages (``{White: ...}`` comments)."""
+    out = []
+    for line in record.split("\n"):
+        was = line
+        for side in ("White", "Black"):
+            while (start := line.find(f"{{{side}: ")) >= 0:
+                end = line.find("}", start)
+                end = len(line) if end < 0 else end + 1
+                line = (line[:start].rstrip(" ") + " " + line[end:].lstrip(" ")).strip(" ")
+        if line or not was:
+            out.append(line)
+    return "\n".join(out)
 
 
 def replay_record(record: str) -> Replay:

@@ -212,7 +212,8 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         """,
     ),
     (
-        "0007-rollbacks",
+        "0007-rollbacks-and-messages",
+
         """
         -- what a rollback (or an accepted takeback) removed, for `pbem rollback --undo`
         CREATE TABLE rollbacks (
@@ -231,6 +232,17 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             undone_at REAL
         );
         CREATE INDEX rollbacks_game ON rollbacks(game_id);
+        -- what players said to each other ('say ...'), after the entry seq; a comment
+        -- in the record
+        CREATE TABLE said (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            side TEXT NOT NULL CHECK (side IN ('w', 'b')),
+            text TEXT NOT NULL,
+            at REAL NOT NULL
+        );
+        CREATE INDEX said_game ON said(game_id);
         """,
     ),
 )
