@@ -45,8 +45,10 @@ def letter(name: str, **context: object) -> Letter:
     return Letter(text, html)
 
 
-def help_text(token: str | None, examples: Sequence[tuple[str, str]] = ()) -> str:
+def help_text(token: str | None, examples: Sequence[tuple[str, str]] = (),
+              notation: Sequence[tuple[str, str]] = ()) -> str:
     """How to play by mail (the ``help`` command, and the end of an invitation), with
-    ``examples``: turns legal now in the reader's own game, else the game's own notation
-    (``Game.mail_examples``), and what each shows."""
-    return render_template("referee/help.txt.j2", token=token, examples=list(examples))
+    ``examples``: turns legal now in the reader's own game, and ``notation``: the game's
+    own notation (``Game.mail_examples``; none: the Featured Game's), and what each shows."""
+    return render_template("referee/help.txt.j2", token=token, examples=list(examples),
+                           notation=list(notation))

@@ -29,6 +29,7 @@ from pbem.referee.refusal import Refusal
 from pbem.referee.report_mail import report_parts
 from pbem.referee.store import accounts, games, mail, transaction
 from pbem.referee.store.games import Game, Player
+from pbem.referee.wording import examples, wrap
 from pbem.render.text_board import render_text
 from pbem.rules.game import GamePosition, Phase, result_words
 from pbem.rules.pieces import Side
@@ -147,7 +148,7 @@ class Mailer:
             rules=describe_ruleset(pos.ruleset), board=render_text(pos, flip=p.flip),
             to_move=pos.to_move.title, token=p.token,
             clock=clock_lines(game, self.now(), with_settings=True, zone=self.zone(p.email)),
-            help=help_text(p.token),
+            help=help_text(p.token, examples(pos)), examples=examples(pos),
         )
         yours = " (your move)" if pos.to_move is p.side else ""
         self.queue(self.to(game, p, "invitation", f"you play {p.title}{yours}", body), None)
@@ -277,7 +278,7 @@ class Mailer:
             caret = " " * (column - 1) + "^" * max(1, width)
         options = list(error.options) if error is not None and error.options else []
         body = letter(
-            "refusal", player=p.name, game_id=game.id, reason=refusal.reason,
+            "refusal", player=p.name, game_id=game.id, reason=wrap(refusal.reason, ""),
             where=where, line=line, caret=caret,
             options=options if len(options) <= 12 else [],
             next=next_words(game),

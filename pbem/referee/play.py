@@ -73,7 +73,8 @@ def play_turn(
         return TurnOutcome(
             None,
             GameError(
-                "write only your own turn, not a whole entry with both sides' turns",
+                "write only your own turn, its actions separated by commas (not by spaces or "
+                "slashes), like Pa1a2,Pb1b2",
                 "mail.one-turn",
                 Span(1, 1),
             ),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pbem.referee.orders import Order
 from pbem.referee.registry import command
 from pbem.referee.unit import Unit
+from pbem.referee.wording import wrap
 from pbem.render.legal_text import format_listing, legal_listing
 from pbem.rules.game import GamePosition, Phase
 
@@ -18,9 +19,9 @@ def format_moves(position: GamePosition) -> str:
     """The legal actions of the side to move, one group per line."""
     text = format_listing(position, legal_listing(position)).rstrip("\n")
     if position.phase is Phase.PLAY:
-        text += ("\nA turn may go on with further moves after the first; these are its "
-                 "first actions.")
-    return text
+        text += ("\nEach move above is a whole turn on its own (copy it into your reply); a "
+                 "turn may also go on with further moves after the first.")
+    return wrap(text)
 
 
 @command("moves", info=True)

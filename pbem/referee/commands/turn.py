@@ -11,6 +11,7 @@ from pbem.referee.refusal import Refusal
 from pbem.referee.registry import command
 from pbem.referee.store import games
 from pbem.referee.unit import Unit
+from pbem.referee.wording import in_player_words
 from pbem.rules.game import Phase
 from pbem.rules.registry import game_of
 
@@ -29,7 +30,10 @@ def cmd_turn(unit: Unit, order: Order) -> None:
     outcome = live_turn(pos, order.text, dict(unit.the_game.headers()),
                         case_repairs=unit.options.case_repairs)
     if outcome.error is not None:
-        raise Refusal(outcome.error.message, order, outcome.error)
+        written = order.text.lstrip("0123456789. …")
+        first = bool(outcome.error.action) and written.startswith(outcome.error.action or "")
+        error = in_player_words(outcome.error, pos, first)
+        raise Refusal(error.message, order, error)
     assert outcome.played is not None
     unit.turns.append(outcome.played)
     unit.position = outcome.played.after

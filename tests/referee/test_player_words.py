@@ -1,0 +1,62 @@
+"""Errors in the player's words (issue 11, item 5): no "the record says", no grammar
+tokens a player cannot use, a forgotten choice names the choices, a wrong move lists the
+piece's moves when there are few; ``help`` shows the notation with turns from the
+player's own game; ``moves`` keeps to 78 columns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.referee.conftest import text_of
+from tests.referee.helpers import Table, new_table, play_setup
+from tests.referee.test_sample_by_mail import sample_turns
+
+
+def _until(home: Path, label: str) -> Table:
+    table = new_table(home)
+    turns = sample_turns()
+    play_setup(table, turns[: [t[0] for t in turns].index(label)])
+    return table
+
+
+def test_refusals_speak_to_the_player(home: Path) -> None:
+    table = _until(home, "9w")
+    handled = table.send(table.white.reply("Pg9l9(Bk8),Pj6j7"))
+    assert handled.outcome == "refused"
+    reason = handled.reason or ""
+    assert "where does the new Enforcer go, and which way does it point?" in reason
+    assert "The empty squares of that Realm are k7, l7, j8, l8, j9, k9" in reason
+    assert "write for example Pj6j7(Ek7N)" in reason
+    assert "the record" not in reason
+    wrong_event = table.send(table.white.reply("Pg9l9(Bk8),Pj6j7(Ek8W)")).reason or ""
+    assert "the record" not in wrong_event
+    broken = table.send(table.white.reply("Pg9l9(Bk8) Pj6j7(El7W)")).reason or ""
+    assert "'/'" not in broken and "the record" not in broken
+    for mail in table.white.inbox:
+        assert "the record says" not in text_of(mail)
+
+
+def test_a_wrong_move_lists_the_pieces_moves_when_there_are_few(home: Path) -> None:
+    table = _until(home, "9w")
+    reason = table.send(table.white.reply("Pg9l8")).reason or ""
+    assert reason.startswith("the Power on g9 cannot move to l8")
+    assert "The Power on g9 can move: " in reason or "can move" not in reason
+
+
+def test_help_shows_the_notation_with_turns_from_the_players_game(home: Path) -> None:
+    table = _until(home, "9w")
+    assert table.send(table.white.reply("help")).outcome == "info"
+    text = text_of(table.white.last)
+    assert "In your game now, for example" in text
+    assert "say Good luck!" in text
+    table = new_table(home)
+    assert table.send(table.white.reply("help")).outcome == "info"
+    assert "(set-up)" in text_of(table.white.last)
+
+
+def test_moves_lines_fit_in_78_columns(home: Path) -> None:
+    table = _until(home, "9w")
+    assert table.send(table.white.reply("moves")).outcome == "info"
+    text = text_of(table.white.last)
+    assert "Each move above is a whole turn on its own" in text
+    assert max(len(line) for line in text.splitlines()) <= 78
