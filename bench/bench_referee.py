@@ -126,13 +126,34 @@ def bench_png() -> None:
               f"{each * 1000:.0f} ms ({len(svgs)} boards)")
 
 
-def bench_poll(games: int, per_game: int) -> None:
+def bench_poll(games: int, per_game: int, baseline: Path | None = None,
+               rounds: int = 1) -> None:
+    """A burst of mails across many games through one ``pbem poll``. With ``baseline``,
+    the same burst also goes through the other checkout, the two alternating ``rounds``
+    times, so both see the same load on a shared machine."""
     turns = sample_turns()[:per_game]
+    trees = {"this": REPO} | ({"baseline": baseline} if baseline is not None else {})
+    figures: dict[str, list[float]] = {name: [] for name in trees}
+    said: dict[str, str] = {}
+    for _ in range(rounds):
+        for name, tree in trees.items():
+            elapsed, n, said[name] = _burst(tree, games, turns)
+            figures[name].append(elapsed)
+    for name, got in figures.items():
+        best = min(got)
+        print(f"pbem poll ({name}: {trees[name]}), {n} mails across {games} games (+ {2 * n} "
+              f"replies delivered to the outbox Maildir): best {best:.1f} s "
+              f"({n / best:.0f} mails/s), all {', '.join(f'{t:.1f}' for t in got)} s "
+              "(target < 60 s)")
+        print(f"  {said[name]}")
+
+
+def _burst(tree: Path, games: int, turns: list[tuple[str, str]]) -> tuple[float, int, str]:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
         referee, tokens = setup(home, games)
         referee.conn.close()
-        env = {**os.environ, "PBEM_HOME": str(home)}
+        env = {**os.environ, "PBEM_HOME": str(home), "PYTHONPATH": str(tree)}
         subprocess.run([sys.executable, "-m", "pbem", "flush"], capture_output=True, env=env)
         inbox = mailbox.Maildir(str(home / "inbox"))
         n = 0
@@ -145,9 +166,7 @@ def bench_poll(games: int, per_game: int) -> None:
                               env=env)
         elapsed = time.perf_counter() - start
         sent = len(list((home / "outbox" / "new").iterdir()))
-    print(f"pbem poll, {n} mails across {games} games (+ {2 * n} replies delivered to the "
-          f"outbox Maildir): {elapsed:.1f} s, {n / elapsed:.0f} mails/s (target < 60 s)")
-    print(f"  {proc.stdout.decode().strip()}; outbox holds {sent} mails")
+    return elapsed, n, f"{proc.stdout.decode().strip()}; outbox holds {sent} mails"
 
 
 def main() -> None:
@@ -156,6 +175,9 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--per-game", type=int, default=10)
     ap.add_argument("--mail-only", action="store_true", help="skip the poll burst")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="with --baseline: poll bursts per checkout, alternating")
+    ap.add_argument("--no-png", action="store_true", help="skip the PNG board's figures")
     ap.add_argument("--baseline", type=Path, metavar="DIR",
                     help="another checkout to time against, mail by mail (e.g. the code "
                     "before a change: git archive main | tar -x -C DIR)")
@@ -165,12 +187,13 @@ def main() -> None:
     compileall.compile_dir(str(REPO / "pbem"), quiet=1)
     print(f"bytecode compiled for {REPO / 'pbem'}; PYTHONDONTWRITEBYTECODE="
           f"{os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}")
-    bench_png()
+    if not args.no_png:
+        bench_png()
     if args.baseline is not None:
         compileall.compile_dir(str(args.baseline / "pbem"), quiet=1)
     bench_mail(args.runs, args.baseline)
     if not args.mail_only:
-        bench_poll(args.games, args.per_game)
+        bench_poll(args.games, args.per_game, args.baseline, args.rounds)
 
 
 if __name__ == "__main__":

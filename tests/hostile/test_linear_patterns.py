@@ -33,6 +33,7 @@ REVIEWED = {
         "anchored match: each branch backtracks over the line at most once",
     r"'^\\s*(From|Sent|To|Subject|Date):\\s'": "anchored, fixed words",
     r"'^[BP][a-l]\\d+$'": "anchored, one run",
+    r"'^[BP][a-l]\\d+( \\{[^{}]*\\})?$'": "anchored; the comment's run stops at a brace",
     r"'[ \\t\\r\\n]+'": "one character class",
     r"'\\n{2,}'": "one character class",
     r"'[\\s/>]'": "one character",

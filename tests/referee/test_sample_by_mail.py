@@ -13,7 +13,7 @@ import pytest
 
 from pbem.notation.format import format_turn
 from pbem.notation.syntax import TurnText
-from pbem.records.reader import read_file
+from pbem.records.reader import read_file, read_games
 from pbem.records.rulesets import load_ruleset
 from pbem.records.validate import validate_source
 from pbem.referee.home import Home
@@ -97,3 +97,71 @@ def test_the_sample_game_by_mail(smtp_home: Path, smtp: SmtpSink) -> None:
     # a move after the end is refused, and changes nothing
     handled = referee.handle(black.reply("Pl4l10"))
     assert handled.outcome == "refused" and "over" in (handled.reason or "")
+
+
+def written_turns() -> list[tuple[str, str, str]]:
+    """(label, the turn as the scanned record writes it, its canonical reading)."""
+    source = next(iter(read_file(SAMPLE)))
+    replay = validate_source(source).replay
+    return [
+        (t.label, format_turn(t.text),
+         format_turn(TurnText(tuple(r.canonical() for r in t.resolved))))
+        for t in replay.turns
+    ]
+
+
+def _board_rows(text: str) -> list[str]:
+    return [ln for ln in text.splitlines() if ln[:3].strip().isdigit() and "|" in ln]
+
+
+def test_the_sample_game_as_written_never_plays_a_silent_repair(smtp_home: Path,
+                                                                smtp: SmtpSink) -> None:
+    """The scanned record's look-alike letters (``Pd1L1``, ``EI7a7``) mailed as they are:
+    each is refused with the legal reading offered, and the player's reply with it plays.
+    A draw offer made with a turn reaches the opponent; Black's boards are Black's view."""
+    home = Home(smtp_home)
+    config = home.load_config()
+    conn = connect(home.db_path)
+    referee = Referee(conn, config)
+    white, black = MailPlayer("white@players.test"), MailPlayer("black@players.test")
+    referee.new_game(white.address, black.address, load_ruleset("featured"), name="Sample")
+
+    def send(player: MailPlayer, body: str) -> str:
+        handled = referee.handle(player.reply(body))
+        assert deliver(conn, config, home.outbox_path).failed == 0
+        mails = smtp.messages()
+        white.receive(mails)
+        black.receive(mails)
+        return handled.outcome
+
+    assert deliver(conn, config, home.outbox_path).failed == 0  # the invitations
+    white.receive(smtp.messages())
+    black.receive(smtp.messages())
+    refused = 0
+    for label, written, canonical in written_turns():
+        player = white if label.endswith("w") else black
+        body = written + ("\noffer draw" if label == "12w" else "")
+        if send(player, body) == "refused":
+            refused += 1
+            said = " ".join(text_of(player.last).split())  # the reason is wrapped at 78
+            assert "Did you mean" in said and "Reply with it to play it." in said, label
+            meant = said.split("Did you mean ", 1)[1].split("?", 1)[0]
+            assert meant == canonical, label
+            assert send(player, meant + ("\noffer draw" if label == "12w" else "")) == \
+                "accepted", label
+        if label == "12w":  # the offer rode with the turn: Black reads it in the report
+            report = text_of(black.last)
+            assert "White offers a draw" in report and "accept draw" in report
+        if label == "12b":  # Black played on: the offer lapsed, and White is told
+            assert "The offer that stood lapsed with this turn." in text_of(white.last)
+        if label == "15b":  # Black's Enforcer on l6 points West: ">" from Black's side
+            mine, theirs = text_of(black.last), text_of(white.last)
+            assert "bE>" in mine and "bE<" in theirs
+            rows_b, rows_w = _board_rows(mine), _board_rows(theirs)
+            assert rows_b[0].startswith(" 1 |") and rows_w[0].startswith("12 |")
+    assert refused == 5  # 8b, 9w, 11w, 11b and 15b hold look-alike letters
+    row = conn.execute("SELECT status, result FROM games").fetchone()
+    assert tuple(row) == ("over", "1-0")
+    record = conn.execute("SELECT record FROM games").fetchone()[0]
+    report = validate_source(next(iter(read_games(record))))
+    assert report.valid and not report.replay.warnings
