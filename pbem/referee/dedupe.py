@@ -8,14 +8,15 @@ Message-ID *and* the same digest was handled before, and only when that one was
 really handled: a refused mail sent again (say after the opponent's turn that it
 was waiting for) is read again.
 
-The digest covers what the author wrote: the body and the author's headers, not the
-trace headers (``Received``, ``Delivered-To``, ...) that each delivery adds.
+The store keeps the digest with the Message-ID and answers whether a mail was handled
+before (``store.mail.handled_before``). The digest covers what the author wrote: the
+body and the author's headers, not the trace headers (``Received``, ``Delivered-To``,
+...) that each delivery adds.
 """
 
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 
 #: the headers that make a mail what it is; trace headers differ between deliveries
 _AUTHOR_HEADERS = frozenset({
@@ -44,13 +45,3 @@ def digest(raw: bytes) -> str:
     h.update(b"\n\n")
     h.update(body)
     return h.hexdigest()
-
-
-def handled_before(conn: sqlite3.Connection, message_id: str, mail_digest: str) -> bool:
-    """Whether this very mail was handled (not refused) before. Rows from before digests
-    were kept (``digest IS NULL``) match on the Message-ID alone, as they did then."""
-    return conn.execute(
-        "SELECT 1 FROM messages WHERE message_id = ? AND outcome NOT IN ('refused', 'pending') "
-        "AND (digest = ? OR digest IS NULL) LIMIT 1",
-        (message_id, mail_digest),
-    ).fetchone() is not None

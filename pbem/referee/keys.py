@@ -1,13 +1,14 @@
 """Whether a mail may act for its sender: it must carry his key (in the reply address, the
-subject tag, or a ``key`` line). A forged From never plays a turn, books a vacation or
-starts a game in someone's name."""
+subject tag, or a ``key`` line), and one key only: with two different ones, one of them
+is a guess. A forged From never plays a turn, books a vacation or starts a game in
+someone's name."""
 
 from __future__ import annotations
 
 import sqlite3
 
 from pbem.referee.inbox import Incoming
-from pbem.referee.refusal import Refusal
+from pbem.referee.refusal import Refusal, refuse_many_keys
 from pbem.referee.secrets_scheme import (
     account_tokens,
     claims_in_addresses,
@@ -31,6 +32,7 @@ def check_game_key(conn: sqlite3.Connection, inc: Incoming, game: Game, player: 
         if c.game_id == game.id and c.token
     ]
     tokens += _written_keys(inc)
+    refuse_many_keys(tokens)
     if any(same_token(t, player.token) for t in tokens):
         return
     own = accounts.account_token(conn, player.email)  # a reply to a player-level mail
@@ -59,6 +61,7 @@ def check_player_key(conn: sqlite3.Connection, inc: Incoming, token: str) -> Non
         if c.token
     ] + _written_keys(inc)
     keys = accounts.player_keys(conn, inc.sender)
+    refuse_many_keys(carried)
     if not any(same_token(c, k) for c in carried for k in keys):
         raise Refusal(
             "this mail does not carry your key, so the referee cannot tell it from a forgery: "

@@ -4,12 +4,15 @@ Commands and the service say what happened (a turn, a notice, a reply, a refusal
 mailer decides who is told and how: both players' turn reports (held for a daily digest
 when a player asked for one), observers' copies, each board drawn from its reader's side,
 subjects that never end mid-word. Every mail is queued in the store in the caller's
-transaction and delivered after the commit (``outbox``).
+transaction and delivered after the commit (``outbox``), within the config's limits: each
+mail cut to ``limits.reply_chars`` and its subject at a word, and answers to a mail rate
+limited (``ratelimit``), as a stranger's when the mail proved no key.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, tzinfo
@@ -23,8 +26,10 @@ from pbem.referee.compose import Outgoing, build_mail, new_message_id, quote
 from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming
 from pbem.referee.letters import Letter, help_text, letter
+from pbem.referee.limits import capped, load_limits
 from pbem.referee.options import Options
 from pbem.referee.publish import page_links
+from pbem.referee.ratelimit import over_limit
 from pbem.referee.refusal import Refusal
 from pbem.referee.report_mail import report_parts
 from pbem.referee.store import accounts, games, mail, transaction
@@ -93,17 +98,34 @@ class Mailer:
         self.conn = conn
         self.config = config
         self.options = options
+        self.limits = load_limits(config)
         self.now = now
+        #: whether the mail being handled proved its sender's key; the service sets it for
+        #: each mail. Answers to mail that did not are a stranger's, rate limited as such.
+        self.proven_key = False
 
     @property
     def referee(self) -> str:
         return f"{self.config.name} <{self.config.address}>"
 
     def queue(self, out: Outgoing, row: int | None) -> int:
+        """Queue ``out`` within the limits; 0 when it is an answer over a rate limit (not
+        sent; the game's log says so)."""
+        answer = None
+        if out.auto == "auto-replied":  # an answer to a mail: rate limited
+            answer = "keyed" if self.proven_key else "stranger"
+            why = over_limit(self.conn, self.limits, out.recipient, out.game_id,
+                             answer == "stranger", time.time())
+            if why is not None:
+                if out.game_id is not None:
+                    games.log(self.conn, out.game_id, "not-answered",
+                              f"{out.kind} to {out.recipient}: {why}")
+                return 0
+        out = capped(out, self.limits)
         message_id = new_message_id(self.config, out.game_id)
         raw = build_mail(self.config, out, message_id)
         return mail.queue(self.conn, message_id, out.game_id, out.side, row, out.recipient,
-                          out.kind, raw)
+                          out.kind, raw, answer)
 
     def zone(self, email: str) -> tzinfo | None:
         """The time zone the address reads deadlines in (None: UTC)."""
@@ -138,7 +160,8 @@ class Mailer:
         if rules.name != "featured":  # the Featured Game's invitation keeps its own words
             first_hint = "placement" if pos.phase is Phase.SETUP else "move"
             options = rules.legal_actions(rules.begin_turn(pos))
-            example = format_action(options[0]) if options else "pass"
+            texts = sorted((format_action(a) for a in options), key=len)
+            example = texts[0] if texts else "pass"
         body = letter(
             "invitation", game_title="Realm" if rules.name == "featured" else rules.title,
             first_hint=first_hint, example=example, player=p.name, referee=self.referee,
@@ -148,7 +171,8 @@ class Mailer:
             rules=describe_ruleset(pos.ruleset), board=render_text(pos, flip=p.flip),
             to_move=pos.to_move.title, token=p.token,
             clock=clock_lines(game, self.now(), with_settings=True, zone=self.zone(p.email)),
-            help=help_text(p.token, examples(pos)), examples=examples(pos),
+            help=help_text(p.token, examples(pos), rules.mail_examples),
+            examples=examples(pos), notation=rules.mail_examples,
         )
         yours = " (your move)" if pos.to_move is p.side else ""
         self.queue(self.to(game, p, "invitation", f"you play {p.title}{yours}", body), None)
@@ -283,10 +307,14 @@ class Mailer:
             options=options if len(options) <= 12 else [],
             next=next_words(game),
             board=render_text(game.position, flip=p.flip),
-            quoted=None if order is not None else quote(inc.body.text, limit=5),
+            quoted=None if order is not None else self.quoted(inc),
         )
         self.queue(self.to(game, p, "refusal", shorten(f"not played: {refusal.reason}"), body,
                            inc=inc, auto="auto-replied"), row)
+
+    def quoted(self, inc: Incoming) -> str:
+        """The start of the sender's mail, quoted back within the limits."""
+        return quote(inc.body.text, self.limits.quote_lines, self.limits.quote_width)
 
     # -- mail about a player, or to a stranger ------------------------------------------------
     def refuse_address(self, inc: Incoming, row: int, reason: str, *, token: str | None = None,
@@ -294,7 +322,7 @@ class Mailer:
         body = letter(
             "refusal", player=inc.sender_name or inc.sender, game_id="-",
             reason=reason, where=None, line=None, caret=None, options=[], next=None, board=None,
-            quoted=quote(inc.body.text, limit=5),
+            quoted=self.quoted(inc),
         )
         self.queue(self.to_address("refusal", inc.sender, f"Realm referee: {verb}: {reason}",
                                    body, token=token, inc=inc, auto="auto-replied"), row)

@@ -7,7 +7,8 @@ answers, and need a mail that proved its key. Answers to mail that proved no key
 ``limits.stranger_answers_per_address`` to one address and
 ``limits.stranger_answers_per_day`` to all addresses together in 24 hours. All answers
 together are limited per address and per game. An answer over a limit is not queued;
-the game's log says so. The counts come from the outbox itself (``answer`` column).
+the game's log says so. The counts come from the outbox itself (``answer`` column, read
+by ``store.mail``); the mailer asks before it queues an answer.
 """
 
 from __future__ import annotations
@@ -15,12 +16,9 @@ from __future__ import annotations
 import sqlite3
 
 from pbem.referee.limits import Limits
+from pbem.referee.store.mail import answers_since
 
 DAY = 86_400.0
-
-
-def _count(conn: sqlite3.Connection, where: str, args: tuple[object, ...]) -> int:
-    return int(conn.execute(f"SELECT count(*) FROM outbox WHERE {where}", args).fetchone()[0])
 
 
 def over_limit(conn: sqlite3.Connection, limits: Limits, recipient: str, game_id: int | None,
@@ -28,19 +26,17 @@ def over_limit(conn: sqlite3.Connection, limits: Limits, recipient: str, game_id
     """Why this answer may not be sent now (a limit it would pass), or None."""
     since = now - DAY
     if stranger:
-        if _count(conn, "answer = 'stranger' AND recipient = ? AND created_at > ?",
-                  (recipient, since)) >= limits.stranger_answers_per_address:
+        if answers_since(conn, since, recipient=recipient,
+                         stranger=True) >= limits.stranger_answers_per_address:
             return (f"{recipient} was answered today already (mail that proves no key is "
                     f"answered {limits.stranger_answers_per_address} time(s) a day)")
-        if _count(conn, "answer = 'stranger' AND created_at > ?",
-                  (since,)) >= limits.stranger_answers_per_day:
+        if answers_since(conn, since, stranger=True) >= limits.stranger_answers_per_day:
             return (f"{limits.stranger_answers_per_day} mails that proved no key were "
                     "answered today already")
-    if _count(conn, "answer IS NOT NULL AND recipient = ? AND created_at > ?",
-              (recipient, since)) >= limits.answers_per_address:
+    if answers_since(conn, since, recipient=recipient) >= limits.answers_per_address:
         return f"{recipient} got {limits.answers_per_address} answers today already"
-    if game_id is not None and _count(
-        conn, "answer IS NOT NULL AND game_id = ? AND created_at > ?", (game_id, since)
+    if game_id is not None and answers_since(
+        conn, since, game_id=game_id
     ) >= limits.answers_per_game:
         return f"game {game_id} got {limits.answers_per_game} answers today already"
     return None

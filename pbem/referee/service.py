@@ -4,11 +4,13 @@
 or the sender himself), makes its unit of work, runs its commands (``registry``) and writes
 the unit (``commit``), all inside one ``BEGIN IMMEDIATE`` transaction: a refused message
 changes no game. The mailer queues the replies; delivery happens after the commit
-(``outbox.deliver``). The same Message-ID twice is handled once.
+(``outbox.deliver``). The same mail twice (its Message-ID and its digest) is handled
+once; a mail that cannot be read or handled is logged and left to the caller.
 """
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,11 +20,12 @@ from pbem.errors import PbemError
 from pbem.referee import commands, registry
 from pbem.referee.clock import ClockSettings
 from pbem.referee.commit import commit
-from pbem.referee.faults import fault_point
+from pbem.referee.faults import fail_mail, fault_point
 from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming, read_message
 from pbem.referee.keys import check_game_key, check_player_key, named_game
 from pbem.referee.labels import label_problem
+from pbem.referee.limits import once_each
 from pbem.referee.mailer import Mailer
 from pbem.referee.now import Now, system_now
 from pbem.referee.options import load_options
@@ -76,13 +79,20 @@ class Referee:
 
     # -- messages -----------------------------------------------------------------------
     def handle(self, raw: bytes) -> Handled:
-        inc = read_message(raw)
+        self.mailer.proven_key = False  # until this mail carries its sender's key
+        try:
+            fail_mail(raw)
+            inc = read_message(raw)
+        except Exception as exc:
+            self._record_failure("sha256:" + hashlib.sha256(raw).hexdigest(), exc)
+            raise
         arrived = self.now()  # before waiting for the lock: the arrival time, for lateness
         try:
             with transaction(self.conn):
-                if mail.handled_before(self.conn, inc.message_id):
+                if mail.handled_before(self.conn, inc.message_id, inc.digest):
                     return Handled("duplicate", f"{inc.message_id} was handled before")
-                row = mail.add_message(self.conn, inc.message_id, inc.sender, inc.subject, raw)
+                row = mail.add_message(self.conn, inc.message_id, inc.digest, inc.sender,
+                                       inc.subject, raw)
                 handled, side = self._decide(inc, row, arrived)
                 mail.set_outcome(self.conn, row, handled.outcome, handled.reason,
                                  handled.game_id, side)
@@ -107,7 +117,7 @@ class Referee:
         local, _, domain = inc.sender.partition("@")
         if domain == self.config.domain and local.split("+")[0] == self.config.local_part:
             return Handled("ignored", "mail from the referee's own address"), None
-        orders = find_orders(inc.subject, inc.body.lines)
+        orders = once_each(find_orders(inc.subject, inc.body.lines))
         if any(registry.player_level(o.name) for o in orders) and all(
                 registry.find(o.name).scope != "game" for o in orders):
             return self._player_mail(inc, row, orders, now), None
@@ -133,6 +143,7 @@ class Referee:
         unit = self.game_unit(game, side, now, inc, row)
         try:
             check_game_key(self.conn, inc, game, unit.player)
+            self.mailer.proven_key = True
             if not orders:
                 raise Refusal("no orders found in your mail: write your turn (or a command) on "
                               "a line of its own, above or below any quoted text")
@@ -156,6 +167,7 @@ class Referee:
             check_player_key(self.conn, inc, unit.token)
         except Refusal as refusal:
             return self._refused(unit, refusal)
+        self.mailer.proven_key = True
         refused = self._run(unit, orders)
         if refused is not None:
             return refused

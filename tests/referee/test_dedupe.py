@@ -79,7 +79,7 @@ def test_a_store_from_before_the_digest_keeps_its_mails_and_references(tmp_path:
     assert tuple(row) == ("<old@players.test>", None, "accepted")
     assert migrated.execute("PRAGMA foreign_key_check").fetchall() == []
     assert migrated.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    from pbem.referee.dedupe import handled_before
+    from pbem.referee.store.mail import handled_before
 
     assert handled_before(migrated, "<old@players.test>", "any digest")
     # the references still point at the (rebuilt) messages table

@@ -1,5 +1,5 @@
 """``help``: how to play by mail, with the sender's key, and (in a game mail) the notation
-shown with turns the player could send now in his own game."""
+shown in his game's own notation and with turns he could send now in it."""
 
 from __future__ import annotations
 
@@ -8,10 +8,14 @@ from pbem.referee.orders import Order
 from pbem.referee.registry import command
 from pbem.referee.unit import Unit
 from pbem.referee.wording import examples
+from pbem.rules.registry import game_of
 
 
 @command("help", scope="any", info=True)
 def cmd_help(unit: Unit, order: Order) -> None:
     token = unit.player.token if unit.game is not None else unit.token
-    mine = examples(unit.board) if unit.game is not None else []
-    unit.sections.append(("Help", help_text(token, mine)))
+    if unit.game is None:
+        unit.sections.append(("Help", help_text(token)))
+        return
+    notation = game_of(unit.board).mail_examples  # each game's own notation
+    unit.sections.append(("Help", help_text(token, examples(unit.board), notation)))

@@ -7,18 +7,25 @@ import sqlite3
 import time
 
 
-def handled_before(conn: sqlite3.Connection, message_id: str) -> bool:
-    return conn.execute("SELECT 1 FROM messages WHERE message_id = ?",
-                        (message_id,)).fetchone() is not None
+def handled_before(conn: sqlite3.Connection, message_id: str, mail_digest: str) -> bool:
+    """Whether this very mail was handled (not refused) before: the same Message-ID *and*
+    the same digest (``dedupe.digest``), so that a stranger's mail with a turn's
+    Message-ID does not drop the turn, and a refused mail sent again is read again. Rows
+    from before digests were kept (``digest IS NULL``) match on the Message-ID alone."""
+    return conn.execute(
+        "SELECT 1 FROM messages WHERE message_id = ? AND outcome NOT IN ('refused', 'pending') "
+        "AND (digest = ? OR digest IS NULL) LIMIT 1",
+        (message_id, mail_digest),
+    ).fetchone() is not None
 
 
-def add_message(conn: sqlite3.Connection, message_id: str, sender: str, subject: str,
-                raw: bytes) -> int:
+def add_message(conn: sqlite3.Connection, message_id: str, mail_digest: str, sender: str,
+                subject: str, raw: bytes) -> int:
     """Keep a message as it came, before deciding what it means; its row id."""
     cur = conn.execute(
-        "INSERT INTO messages (message_id, received_at, sender, subject, raw, outcome)"
-        " VALUES (?, ?, ?, ?, ?, 'pending')",
-        (message_id, time.time(), sender, subject, raw),
+        "INSERT INTO messages (message_id, digest, received_at, sender, subject, raw, outcome)"
+        " VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+        (message_id, mail_digest, time.time(), sender, subject, raw),
     )
     return int(cur.lastrowid or 0)
 
@@ -37,14 +44,32 @@ def add_failure(conn: sqlite3.Connection, message_id: str, error: str) -> None:
 
 
 def queue(conn: sqlite3.Connection, message_id: str, game_id: int | None, side: str | None,
-          reply_to_row: int | None, recipient: str, kind: str, raw: bytes) -> int:
-    """One mail for the outbox; delivered after the commit."""
+          reply_to_row: int | None, recipient: str, kind: str, raw: bytes,
+          answer: str | None = None) -> int:
+    """One mail for the outbox; delivered after the commit. ``answer`` is 'keyed' or
+    'stranger' for an answer to a mail (the rate limits count those), else None."""
     cur = conn.execute(
         "INSERT INTO outbox (message_id, game_id, side, reply_to_message, recipient, kind, "
-        "raw, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (message_id, game_id, side, reply_to_row, recipient, kind, raw, time.time()),
+        "raw, created_at, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (message_id, game_id, side, reply_to_row, recipient, kind, raw, time.time(), answer),
     )
     return int(cur.lastrowid or 0)
+
+
+def answers_since(conn: sqlite3.Connection, since: float, *, recipient: str | None = None,
+                  game_id: int | None = None, stranger: bool = False) -> int:
+    """How many answers were queued after ``since``: to ``recipient``, about ``game_id``,
+    only the strangers' (``stranger``), or all (the rate limits, ``ratelimit``)."""
+    where, args = ["created_at > ?"], [since]
+    where.append("answer = 'stranger'" if stranger else "answer IS NOT NULL")
+    if recipient is not None:
+        where.append("recipient = ?")
+        args.append(recipient)
+    if game_id is not None:
+        where.append("game_id = ?")
+        args.append(game_id)
+    sql = "SELECT count(*) FROM outbox WHERE " + " AND ".join(where)
+    return int(conn.execute(sql, args).fetchone()[0])
 
 
 def game_history(conn: sqlite3.Connection, game_id: int) -> list[tuple[float, str]]:
