@@ -307,6 +307,7 @@ class Mailer:
             options=options if len(options) <= 12 else [],
             next=next_words(game),
             board=render_text(game.position, flip=p.flip),
+            clock=clock_lines(game, self.now(), with_settings=False, zone=self.zone(p.email)),
             quoted=None if order is not None else self.quoted(inc),
         )
         self.queue(self.to(game, p, "refusal", shorten(f"not played: {refusal.reason}"), body,
@@ -322,7 +323,7 @@ class Mailer:
         body = letter(
             "refusal", player=inc.sender_name or inc.sender, game_id="-",
             reason=reason, where=None, line=None, caret=None, options=[], next=None, board=None,
-            quoted=self.quoted(inc),
+            clock=[], quoted=self.quoted(inc),
         )
         self.queue(self.to_address("refusal", inc.sender, f"Realm referee: {verb}: {reason}",
                                    body, token=token, inc=inc, auto="auto-replied"), row)

@@ -49,22 +49,22 @@ def report_parts(
     after: list[str] | None = None,
 ) -> tuple[str, str, tuple[Picture, ...]]:
     """(text, HTML, pictures) of the report after the last turn of ``replay``; ``after``
-    (the clock's lines) follow the board in the text, and join the notices in the HTML."""
+    (the clock's lines) follow the board, in the text as in the HTML."""
     lines = [*top, *(f"{label}: {url}" for label, url in links)]
     text = render_report_text(replay, flip=flip)
     if lines:
         text = "\n".join(lines) + "\n\n" + text
     if after:
         text = text.rstrip("\n") + "\n\n" + "\n".join(after) + "\n"
-    top = [*top, *(after or [])]
     try:
         picture = board_picture(replay, flip=flip)
     except (ImportError, OSError) as exc:  # no PNG renderer: the text board
         warn_once(f"pbem: the board is mailed as text, not as a picture: {exc}")
-        html = render_report_html(replay, flip=flip, notices=top, links=links, board_svg="")
+        html = render_report_html(replay, flip=flip, notices=top, links=links, board_svg="",
+                                  after=after or ())
         return text, html, ()
     html = render_report_html(replay, flip=flip, notices=top, links=links,
-                              board_image=f"cid:{picture.cid}")
+                              board_image=f"cid:{picture.cid}", after=after or ())
     return text, html, (picture,)
 
 

@@ -253,13 +253,15 @@ def render_report_html(
     flip: bool = False,
     notices: Sequence[str] = (),
     links: Sequence[tuple[str, str]] = (),
+    after: Sequence[str] = (),
 ) -> str:
     """The HTML report, its CSS inlined. ``board_image`` (a ``cid:`` URL of the PNG
     board, for mail) is shown as an image; else ``board_svg`` is inlined as given
     (trusted markup, made by ``render_svg``; "" for the text board); else the board is
     drawn here, or as text.
     ``notices`` (the referee's clock lines, say) go on top, escaped like all text;
-    ``links`` are (label, URL) lines (the game's live page)."""
+    ``links`` are (label, URL) lines (the game's live page); ``after`` (the clock's lines)
+    follow the board, as in the text report."""
     ctx = build_context(replay, turn_index)
     svg = None
     if board_image is None:
@@ -274,16 +276,17 @@ def render_report_html(
     elif ctx.last is not None:
         played = format_turn(_canonical(ctx.last))
         last_line = f"Drawn on the board: the last turn, {ctx.last.label}: {played}"
-    after = f"after {ctx.last.label}" if ctx.last is not None else "at the start"
+    seen = f"after {ctx.last.label}" if ctx.last is not None else "at the start"
     return render_mail_html(
         "report.html.j2",
         r=ctx,
         board_image=board_image,
-        board_alt=f"The board {after}" + (", from Black's side" if flip else ""),
+        board_alt=f"The board {seen}" + (", from Black's side" if flip else ""),
         svg=svg,
         text_board=text_board,
         legend=seen_from(game_of(ctx.position).legend(), flip),
         last_line=last_line,
         notices=notices,
         links=links,
+        after=after,
     )

@@ -80,3 +80,18 @@ def test_blocks_is_linear_on_hostile_text() -> None:
     text = ("a " * 20000 + "\n") * 5 + " " * 50000 + "x"
     assert len(blocks(text)) == 1
     assert re.search("x$", blocks(text)[0][1])
+
+
+def test_the_clock_follows_the_board_in_reports_and_refusals(home: Path) -> None:
+    table = clocked_table(home, FakeNow())
+    assert table.send(table.white.reply("Bh11")).outcome == "accepted"
+    assert table.send(table.black.reply("Bh11")).outcome == "refused"  # the square is taken
+    mails = {m["X-Pbem-Kind"]: m for m in outbox_mails(home)
+             if m["To"].startswith("black@") and m["X-Pbem-Kind"] in ("report", "refusal")}
+    assert set(mails) == {"report", "refusal"}
+    for kind, mail in mails.items():
+        text = mail.get_body(("plain",)).get_content()
+        html = mail.get_body(("html",)).get_content()
+        line = next(ln for ln in text.splitlines() if ln.startswith("Black to move by "))
+        assert text.index(line) > text.rindex("+---"), kind
+        assert html.index(line) > html.index('class="board'), kind
