@@ -26,6 +26,7 @@ _WORDS = {
     "BLACKNUM": "a move number like '7...'",
     "MOVE": "a move like 'Pc10g10'",
     "MOVE_EVENTS": "a move like 'Pc10g10'",
+    "MOVE_RUN": "a move like 'Pc10g10'",
     "PIECE_AT": "a piece and its square like 'Bh11'",
     "ENFORCER_AT": "an Enforcer, its square and its facing like 'Eg12S'",
     "TAKEN_AT": "a piece taken like 'xBb5' or 'xEa7'",

@@ -74,13 +74,36 @@ class ToSyntax(Transformer):
     def move(self, c: list[Any]) -> MoveText:
         tok = c[0]
         events = c[1] if len(c) > 1 else None
-        two = _TWO.fullmatch(tok)
-        if two is not None:  # the common case, as fast as it was before longer moves
-            squares2 = (self._sq_in(tok, two, 2), self._sq_in(tok, two, 3))
-            return MoveText(two.group(1), squares2, events, self._span(tok))
+        return self._move_at(str(tok), tok.line + self.line_offset, tok.column, events)
+
+    def move_run(self, c: list[Token]) -> list[MoveText]:
+        """``Pi10i6(Bh5),Pc4g4(Ei4W)``: the moves of one token, each at its own column."""
+        tok = c[0]
         text = str(tok)
         line = tok.line + self.line_offset  # type: ignore[operator]
         column: int = tok.column  # type: ignore[assignment]
+        moves = []
+        start, n = 0, len(text)
+        while start < n:  # the commas between moves are those outside parentheses
+            comma = text.find(",", start)
+            paren = text.find("(", start, n if comma < 0 else comma)
+            end = text.index(")", paren) + 1 if paren >= 0 else (n if comma < 0 else comma)
+            moves.append(self._move_at(text[start:end], line, column + start, None))
+            start = end + 1
+        return moves
+
+    @staticmethod
+    def _move_at(
+        text: str, line: int, column: int, events: tuple[EventText, ...] | None
+    ) -> MoveText:
+        """The move written ``text`` (a MOVE or MOVE_EVENTS token's text) at ``column``."""
+        two = _TWO.fullmatch(text)
+        if two is not None:  # the common case, as fast as it was before longer moves
+            squares2 = (
+                SquareText(two.group(2), Span(line, column + 1)),
+                SquareText(two.group(3), Span(line, column + two.start(3))),
+            )
+            return MoveText(two.group(1), squares2, events, Span(line, column))
         end = text.find("(")
         if end >= 0:  # the event list is in the token
             events = tuple(
@@ -99,10 +122,10 @@ class ToSyntax(Transformer):
         pos = 1
         while pos < end:
             m = _SQUARE.match(text, pos, end)
-            assert m is not None, tok  # the lexer matched the same pattern
+            assert m is not None, text  # the lexer matched the same pattern
             squares.append(SquareText(m.group(), Span(line, column + pos)))
             pos = m.end()
-        return MoveText(text[0], tuple(squares), events, self._span(tok), off)
+        return MoveText(text[0], tuple(squares), events, Span(line, column), off)
 
     def events(self, c: list[Any]) -> tuple[EventText, ...]:
         return tuple(e for e in c if isinstance(e, EventText))
@@ -153,7 +176,10 @@ class ToSyntax(Transformer):
         return ItemText(piece, self._sq_in(tok, m, 2), facing, self._span(tok))
 
     def moves(self, c: list[Any]) -> list[Any]:
-        return c
+        flat: list[Any] = []
+        for x in c:
+            flat.extend(x) if isinstance(x, list) else flat.append(x)  # a move_run's moves
+        return flat
 
     # -- turns and entries -----------------------------------------------------
     def turn(self, c: list[Any]) -> TurnText:
