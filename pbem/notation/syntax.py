@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import Span
+from pbem.rules.values import quick
 from pbem.rules.written import (
     NO_SPAN,
     ActionText,
@@ -63,6 +64,7 @@ def _stray() -> Any:
     return field(default=None, compare=False)
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class TurnText:
     actions: tuple[ActionText, ...]
@@ -75,6 +77,7 @@ class TurnText:
     stray: StrayMark | None = _stray()
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class EntryText:
     """A numbered entry: White's turn then Black's, or only Black's after ``7...``."""
@@ -119,6 +122,7 @@ class ListMarkerText:
 ItemOfMovetext = EntryText | ResultText | LabelText | ListMarkerText
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class GameText:
     """One game of a record file: its front matter and its movetext."""

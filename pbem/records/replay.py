@@ -30,6 +30,7 @@ from pbem.rules.game import ActionRuleError, Game, GamePosition, Phase, Resolved
 from pbem.rules.pieces import Side
 from pbem.rules.registry import featured, game_of
 from pbem.rules.repairs import reading_chosen
+from pbem.rules.values import quick
 
 KNOWN_HEADERS = (
     "game", "ruleset", "setup", "white", "black", "event", "site", "date", "finished",
@@ -38,6 +39,7 @@ KNOWN_HEADERS = (
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class PlayedTurn:
     label: str

@@ -141,6 +141,7 @@ from typing import Any, ClassVar, Protocol
 from pbem.errors import Diagnostic, RuleError
 from pbem.rules.geometry import SQUARE_NAMES, parse_square
 from pbem.rules.pieces import Piece, Side
+from pbem.rules.values import quick
 from pbem.rules.written import ActionText, MoveText, PassText, PlacementText, format_action
 
 
@@ -176,6 +177,7 @@ class ActionRuleError(RuleError):
         self.index = index
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Resolved:
     """One written action, resolved: what it does, what happened, what was repaired.

@@ -21,6 +21,7 @@ from typing import Any
 
 from pbem.errors import Span
 from pbem.rules.geometry import SQUARE_NAMES
+from pbem.rules.values import quick
 
 NO_SPAN = Span(0, 0)
 
@@ -29,6 +30,7 @@ def _span() -> Any:
     return field(default=NO_SPAN, compare=False, repr=False)
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class SquareText:
     """A square as written: ``h11``, or ``L1`` in a scanned transcript."""
@@ -37,6 +39,7 @@ class SquareText:
     span: Span = _span()
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class EventText:
     """An event in parentheses after a move: ``Bh11``, ``Eg12S``, ``xBb5``, ``xEa7``, ``+Ea4``.
@@ -54,6 +57,7 @@ class EventText:
     span: Span = _span()
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class PlacementText:
     """A piece put on a square: set-up ``Bh11``, ``Pi10``; a placement ``Eb5``."""
@@ -63,6 +67,7 @@ class PlacementText:
     span: Span = _span()
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class MoveText:
     """``Pc10g10(Bh11)``, ``Eb2b5e5``, ``Eh8h11off``, ``Eh11off``, ``Pc4d4d6``.
@@ -89,6 +94,7 @@ class MoveText:
         return self.squares[-1]
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class ItemText:
     """One piece put back by a Rearrangement: ``Pg4``, ``Eg6N``, ``Ei4U``."""
@@ -99,6 +105,7 @@ class ItemText:
     span: Span = _span()
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class RearrangementText:
     """``Rh5(Pg4,Pi6,Eg6N,Ei4U)``; with the opponent's pieces after a semicolon,
@@ -110,6 +117,7 @@ class RearrangementText:
     opponent: tuple[ItemText, ...] = ()
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class SacrificeText:
     """``Sg4(Eh4E)``: the Power on g4 is sacrificed and the Enforcer on h4 points East."""
@@ -120,6 +128,7 @@ class SacrificeText:
     span: Span = _span()
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class PassText:
     span: Span = _span()

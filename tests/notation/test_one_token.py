@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.errors import Span
+from pbem.errors import NotationError, Span
 from pbem.notation.grammar import parser
 from pbem.notation.parse import parse_movetext
 
@@ -40,7 +40,54 @@ def test_a_multi_square_move_with_events_is_one_token():
     assert move.events[1].square.span == Span(1, 18)
 
 
-def test_the_sample_game_has_one_token_per_move_with_its_events():
+def test_the_sample_game_has_one_token_per_packed_turn():
     text = "7.Pi10i6(Bh5),Pc4g4(Ei4W)/Pd6d1(Be2),Pg3d3(Ed2N)"
     types = [t.type for t in parser().lex(text)]
-    assert types.count("MOVE_EVENTS") == 4 and "LPAR" not in types
+    assert types == ["MOVENUM", "MOVE_RUN", "SLASH", "MOVE_RUN"]
+
+
+@pytest.mark.parametrize(
+    "packed",
+    [
+        "Pi10i6(Bh5),Pc4g4(Ei4W)",
+        "Pi6j6(Bk5),Pg4g9(Bh8),Ei4d4",
+        "Pa1a2,Eb2b5e5(xEc7,+Ea4)",
+        "Eh8h11off,Pc4g4(Ei4W)",
+    ],
+)
+def test_a_packed_turn_reads_as_its_moves_token_by_token(packed):
+    """One token, or several: the same moves, events and every square at its column."""
+    together = parse_movetext(f"7.{packed}").entries[0].white
+    apart = parse_movetext(f"7.{packed.replace(',', ' ,').replace('(', ' (')}").entries[0].white
+    assert together == apart
+    types = [t.type for t in parser().lex(f"7.{packed}")]
+    assert "MOVE_RUN" in types
+    line = f"7.{packed}"
+    for move in together.actions:
+        assert line[move.span.column - 1 :].startswith(move.piece + move.squares[0].text)
+        for square in move.squares:
+            assert line[square.span.column - 1 :].startswith(square.text)
+        for event in move.events or ():
+            assert line[event.square.span.column - 1 :].startswith(event.square.text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "column"),
+    [
+        # the last move's events written apart still belong to it
+        ("7.Pi10i6(Bh5),Pc4g4 (Ei4W)", None, None),
+        # a broken event inside: read token by token, so the error points into it
+        ("7.Pa1a2,Pb1b2(Bz9)", "'z9' is not a square", 16),
+        ("7.Pa1a2,Pb1b2(Ei4Z)", "expected a direction", 18),
+        ("7.Pa1a2,Pb1b2(Bh5", "expected ',' or ')'", 18),
+    ],
+)
+def test_a_packed_turn_that_is_not_quite_packed_reads_token_by_token(text, message, column):
+    if message is None:
+        turn = parse_movetext(text).entries[0].white
+        assert [len(m.events or ()) for m in turn.actions] == [1, 1]
+        return
+    with pytest.raises(NotationError) as caught:
+        parse_movetext(text)
+    assert message in caught.value.message
+    assert caught.value.span.column == column

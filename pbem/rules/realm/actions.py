@@ -11,8 +11,10 @@ from dataclasses import dataclass
 
 from pbem.rules.geometry import Direction
 from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.values import quick
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Placement:
     """Set-up: a Base on a Center, or a Power on a Border square."""
@@ -21,6 +23,7 @@ class Placement:
     square: int
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Move:
     """A Power or Enforcer moves from ``frm`` to ``to`` in a straight line."""
@@ -34,6 +37,7 @@ class Move:
     immobilise: int | None = None
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Rearrangement:
     """All own Powers and Enforcers of a realm put back on new squares.
@@ -48,6 +52,7 @@ class Rearrangement:
     placements: tuple[tuple[int, Piece], ...]
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Sacrifice:
     """Power sacrifice (a variation): before his turn a player removes the Power on
@@ -59,6 +64,7 @@ class Sacrifice:
     facing: Direction
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Pass:
     """Only when the side has no legal turn."""
@@ -68,12 +74,14 @@ Action = Placement | Move | Rearrangement | Pass | Sacrifice
 
 
 # -- events (narrated in words by pbem.render.narrate) ----------------------------------
+@quick
 @dataclass(frozen=True, slots=True)
 class BaseCreated:
     side: Side
     square: int
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class EnforcerCreated:
     side: Side
@@ -81,6 +89,7 @@ class EnforcerCreated:
     facing: Direction
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class BaseCaptured:
     #: the capturing side
@@ -88,6 +97,7 @@ class BaseCaptured:
     square: int
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class EnforcerImmobilised:
     #: the side whose Enforcer was immobilised
@@ -97,12 +107,14 @@ class EnforcerImmobilised:
     own: bool
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class PowerSacrificed:
     side: Side
     square: int
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class EnforcerRemobilised:
     side: Side
@@ -110,6 +122,7 @@ class EnforcerRemobilised:
     facing: Direction
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     reason: str

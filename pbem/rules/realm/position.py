@@ -12,6 +12,7 @@ from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, REALM_SQUARES, REALMS, SQUARES
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
+from pbem.rules.values import quick
 
 Board = tuple[Piece | None, ...]
 Pair = tuple[int, int]
@@ -19,6 +20,7 @@ Pair = tuple[int, int]
 EMPTY_BOARD: Board = (None,) * len(SQUARES)
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Position:
     ruleset: Ruleset = FEATURED
