@@ -79,13 +79,14 @@ class ToSyntax(Transformer):
     def move_run(self, c: list[Token]) -> list[MoveText]:
         """``Pi10i6(Bh5),Pc4g4(Ei4W)``: the moves of one token, each at its own column."""
         tok = c[0]
-        text = str(tok)
         line = tok.line + self.line_offset  # type: ignore[operator]
-        column: int = tok.column  # type: ignore[assignment]
+        return self._moves_at(str(tok), 0, len(tok), line, tok.column)  # type: ignore[arg-type]
+
+    def _moves_at(self, text: str, start: int, n: int, line: int, column: int) -> list[MoveText]:
+        """The moves packed in ``text[start:n]``, joined by commas, ``text`` at ``column``."""
         moves = []
-        start, n = 0, len(text)
         while start < n:  # the commas between moves are those outside parentheses
-            comma = text.find(",", start)
+            comma = text.find(",", start, n)
             paren = text.find("(", start, n if comma < 0 else comma)
             end = text.index(")", paren) + 1 if paren >= 0 else (n if comma < 0 else comma)
             moves.append(self._move_at(text[start:end], line, column + start, None))
@@ -216,6 +217,17 @@ class ToSyntax(Transformer):
         black = turns[1] if len(turns) > 1 else None
         digits, stray = self._stray_after(num, num.index(".") + 1)
         return EntryText(int(digits[:-1]), turns[0], black, slash, self._span(num), stray)
+
+    def packed_entry(self, c: list[Any]) -> EntryText:
+        """``7.Pg5g9(Bh8)/`` (one token) and Black's turn: as ``entry`` reads the same."""
+        tok = c[0]
+        text = str(tok)
+        line = tok.line + self.line_offset
+        dot = text.index(".")
+        moves = self._moves_at(text, dot + 1, len(text) - 1, line, tok.column)
+        white = TurnText(tuple(moves), (), None, moves[0].span, None)
+        black = c[1] if len(c) > 1 else None
+        return EntryText(int(text[:dot]), white, black, True, Span(line, tok.column))
 
     def black_entry(self, c: list[Any]) -> EntryText:
         num = c[0]

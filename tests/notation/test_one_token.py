@@ -43,7 +43,7 @@ def test_a_multi_square_move_with_events_is_one_token():
 def test_the_sample_game_has_one_token_per_packed_turn():
     text = "7.Pi10i6(Bh5),Pc4g4(Ei4W)/Pd6d1(Be2),Pg3d3(Ed2N)"
     types = [t.type for t in parser().lex(text)]
-    assert types == ["MOVENUM", "MOVE_RUN", "SLASH", "MOVE_RUN"]
+    assert types == ["WHITE_HALF", "MOVE_RUN"]
 
 
 @pytest.mark.parametrize(
@@ -87,6 +87,36 @@ def test_a_packed_turn_that_is_not_quite_packed_reads_token_by_token(text, messa
         turn = parse_movetext(text).entries[0].white
         assert [len(m.events or ()) for m in turn.actions] == [1, 1]
         return
+    with pytest.raises(NotationError) as caught:
+        parse_movetext(text)
+    assert message in caught.value.message
+    assert caught.value.span.column == column
+
+
+@pytest.mark.parametrize(
+    "entry", ["7.Pg5g9(Bh8)/Pc5c2", "7.Pa1a2,Pg5g9(Bh8)/", "12.Eh8h11off/Pc5c2(Bb2),Pd1d2"]
+)
+def test_a_number_white_turn_and_slash_are_one_token_read_as_written_apart(entry):
+    packed = parse_movetext(entry).entries[0]
+    spaced = parse_movetext(entry.replace(".", ". ", 1).replace("/", " / ")).entries[0]
+    assert packed == spaced and packed.slash
+    assert parser().lex(entry).__next__().type == "WHITE_HALF"
+    assert packed.span == Span(1, 1)
+    for move in packed.white.actions:
+        assert entry[move.span.column - 1 :].startswith(move.piece + move.squares[0].text)
+        for square in move.squares:
+            assert entry[square.span.column - 1 :].startswith(square.text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "column"),
+    [
+        ("7.Pg5g9(Bh8)//Pc5c2", "unexpected '/'", 14),
+        ("7.Pg5g9(Bz8)/Pc5c2", "'z8' is not a square", 10),
+        ("7.Pg5g9x/Pa1a2", "cannot read 'x/Pa1a2' here", 8),
+    ],
+)
+def test_a_broken_white_half_is_read_token_by_token(text, message, column):
     with pytest.raises(NotationError) as caught:
         parse_movetext(text)
     assert message in caught.value.message
