@@ -17,6 +17,7 @@ import dataclasses
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+_FACTORY: Any = object()  # "no value given": the field's default factory makes one
 
 
 def quick(cls: type[T]) -> type[T]:
@@ -27,28 +28,35 @@ def quick(cls: type[T]) -> type[T]:
         raise TypeError(f"{cls.__name__}: quick() takes a frozen dataclass with slots")
     if cls.__mro__ != (cls, object) or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: quick() takes no subclass and no __post_init__")
-    specs: list[Any] = []
+    names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    namespace: dict[str, Any] = {"_FACTORY": _FACTORY}
+    params, stores = [], []
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
         if not f.init:
             raise TypeError(f"{cls.__name__}.{f.name}: quick() needs every field in __init__")
         if f.default is not dataclasses.MISSING:
-            specs.append((f.name, f.type, dataclasses.field(default=f.default)))
+            namespace[f"_d_{f.name}"] = f.default
+            params.append(f"{f.name}=_d_{f.name}")
         elif f.default_factory is not dataclasses.MISSING:
-            specs.append((f.name, f.type, dataclasses.field(default_factory=f.default_factory)))
+            namespace[f"_f_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=_FACTORY")
+            stores.append(f"    if {f.name} is _FACTORY:\n        {f.name} = _f_{f.name}()")
         else:
-            specs.append((f.name, f.type))
-    twin = dataclasses.make_dataclass(
-        f"{cls.__name__}Draft", specs, slots=True, eq=False, repr=False, match_args=False
-    )
-    twin.__init__.__qualname__ = f"{cls.__name__}.__init__"  # what a wrong call names
-    names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+            params.append(f.name)
+        stores.append(f"    self.{f.name} = {f.name}")
+    # the twin's __init__ is the one dataclasses would write for a mutable class
+    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(stores or ["    pass"])
+    exec(source, namespace)  # our own text, made from the field names
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__name__}.__init__"  # what a wrong call names
+    twin = type(f"{cls.__name__}Draft", (), {"__slots__": names, "__init__": init})
 
     def __new__(klass: type[T], *args: Any, **kwargs: Any) -> T:
         value = twin(*args, **kwargs)
         value.__class__ = klass  # the same slots: this only changes what the value is
         return value  # type: ignore[return-value]
 
-    def __reduce__(self: Any) -> tuple[Any, tuple[Any, ...]]:
+    def __reduce__(self: Any) -> tuple[Any, tuple[Any, ...]]:  # copy and pickle
         return cls, tuple(getattr(self, n) for n in names)
 
     cls.__new__ = __new__  # type: ignore[assignment]
