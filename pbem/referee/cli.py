@@ -52,6 +52,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--black-name", metavar="TEXT", help="Black's name in reports")
     p.add_argument("--clock", metavar="TEXT", help="time control, e.g. 'days 3', "
                    "'bank 10+2 cap 14, forfeit', 'none' (default: the config's clock)")
+    rated = p.add_mutually_exclusive_group()
+    rated.add_argument("--unrated", dest="rated", action="store_false", default=None,
+                       help="the game does not count for the ratings")
+    rated.add_argument("--rated", dest="rated", action="store_true", default=None,
+                       help="the game counts for the ratings (the default unless the "
+                       "config says rated: false)")
     p.add_argument("--home", help=home_help)
     p.add_argument("--no-send", action="store_true", help="queue the mail, do not deliver yet")
     p.set_defaults(func=cmd_new)
@@ -215,7 +221,8 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
         except PbemError as exc:
             raise UsageError(str(exc)) from None
     game_id = Referee(conn, config).new_game(
-        args.white, args.black, ruleset, args.name, args.white_name, args.black_name, clock
+        args.white, args.black, ruleset, args.name, args.white_name, args.black_name, clock,
+        rated=args.rated,
     )
     out.write(f"{game_id}\n")
     out.flush()

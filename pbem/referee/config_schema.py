@@ -119,6 +119,20 @@ class Number(Kind):
         return float(value)
 
 
+class Real(Kind):
+    """A number above ``low`` and at most ``high`` (the Glicko-2 constants)."""
+
+    def __init__(self, low: float, high: float, default: float | None = None) -> None:
+        self.low, self.high, self.default = low, high, default
+
+    def check(self, value: Any, node: yaml.Node, path: str, checker: Checker) -> Any:
+        if (isinstance(value, bool) or not isinstance(value, int | float)
+                or not math.isfinite(value) or not self.low < value <= self.high):
+            raise checker.error(node, path, f"must be a number above {self.low:g} and at "
+                                            f"most {self.high:g}, not {_shown(value)}")
+        return float(value)
+
+
 class Flag(Kind):
     def __init__(self, default: bool | None = None) -> None:
         self.default = default
@@ -303,6 +317,14 @@ SCHEMA = Section({
     "digest_hour": Key(Whole(0, 23, 18)),
     "case_repairs": Key(Flag(False)),
     "public_messages": Key(Flag(False)),
+    # issue 14: new games are rated unless made unrated; Glicko-2's constants (lichess's)
+    "rated": Key(Flag(True)),
+    "ratings": Key(Section({
+        "rating": Key(Real(0, 10000, 1500.0)),
+        "deviation": Key(Real(0, 1000, 500.0)),
+        "volatility": Key(Real(0, 1, 0.09)),
+        "tau": Key(Real(0, 10, 0.75)),
+    })),
     "smtp": Key(SMTP),
     "imap": Key(IMAP),
     "site": Key(Section({

@@ -22,6 +22,7 @@ from pbem.notation.format import format_action
 from pbem.records.replay import Replay
 from pbem.records.rulesets import describe_ruleset
 from pbem.referee import clock
+from pbem.referee.club_ratings import report_line
 from pbem.referee.compose import Outgoing, build_mail, new_message_id, quote
 from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming
@@ -173,6 +174,7 @@ class Mailer:
             clock=clock_lines(game, self.now(), with_settings=True, zone=self.zone(p.email)),
             help=help_text(p.token, examples(pos), rules.mail_examples),
             examples=examples(pos), notation=rules.mail_examples,
+            rated="yes" if game.rated else "no: this game does not count for the ratings",
         )
         yours = " (your move)" if pos.to_move is p.side else ""
         self.queue(self.to(game, p, "invitation", f"you play {p.title}{yours}", body), None)
@@ -191,8 +193,9 @@ class Mailer:
         after = last.after
         now = self.now()
         links = page_links(self.config, game.id)
+        ratings = report_line(self.conn, game, self.options.ratings)
         for p in game.players.values():
-            lines = clock_lines(game, now, zone=self.zone(p.email))
+            lines = [*clock_lines(game, now, zone=self.zone(p.email)), ratings]
             text, html, pictures = report_parts(replay, flip=p.flip, top=list(notes),
                                                 links=links, after=lines)
             if after.phase is Phase.OVER:
@@ -206,7 +209,8 @@ class Mailer:
                 continue
             out = self.to(game, p, "report", subject, Letter(text, html), inc=inc)
             self.queue(replace(out, pictures=pictures), row)
-        self._observers(game, replay, notes, clock_lines(game, now), links, last.label, row)
+        self._observers(game, replay, notes, [*clock_lines(game, now), ratings], links,
+                        last.label, row)
 
     def _observers(self, game: Game, replay: Replay, notes: Sequence[str], lines: list[str],
                    links: list[tuple[str, str]], label: str, row: int | None) -> None:
@@ -275,13 +279,15 @@ class Mailer:
         self.queue(self.to(game, p, "reply", what, body, inc=inc, auto="auto-replied"), row)
 
     def results(self, game: Game, how: str, inc: Incoming | None, row: int | None) -> None:
+        """The end of the game to both players, with their ratings after it."""
         pos = game.position
+        ratings = report_line(self.conn, game, self.options.ratings)
         for p in game.players.values():
             body = letter(
                 "result", player=p.name, game_id=game.id, title=game.name,
                 how=how, result=game.result, result_words=result_words(game.result),
                 score=game_of(pos).score(pos), board=render_text(pos, flip=p.flip),
-                record=game.record,
+                record=game.record, ratings=ratings,
             )
             subject = f"game over, {game.result} ({result_words(game.result)})"
             self.queue(self.to(game, p, "result", subject, body, inc=inc), row)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import PbemError
+from pbem.ratings.glicko2 import Settings
 from pbem.referee.clock import NO_CLOCK, ClockSettings, parse_settings
 from pbem.referee.home import Config, ConfigError
 from pbem.referee.vacation import VacationRules
@@ -36,6 +37,10 @@ class Options:
     case_repairs: bool = False
     #: a finished game's public record (``pbem show``) keeps the players' messages
     public_messages: bool = False
+    #: new games are rated unless ``pbem new --unrated`` or ``challenge ... unrated``
+    rated: bool = True
+    #: Glicko-2's starting rating, deviation and volatility, and its tau
+    ratings: Settings = Settings()
 
 
 def _int(value: Any, where: str, low: int, high: int) -> int:
@@ -88,4 +93,19 @@ def load_options(config: Config) -> Options:
         case_repairs=_bool(extra.get("case_repairs", False), config.at("case_repairs")),
         public_messages=_bool(extra.get("public_messages", False),
                               config.at("public_messages")),
+        rated=_bool(extra.get("rated", True), config.at("rated")),
+        ratings=rating_settings(extra.get("ratings")),
+    )
+
+
+def rating_settings(raw: Any) -> Settings:
+    """``ratings: {rating, deviation, volatility, tau}`` (checked by the schema); lichess's
+    values where absent."""
+    raw = raw if isinstance(raw, dict) else {}
+    default = Settings()
+    return Settings(
+        rating=float(raw.get("rating", default.rating)),
+        deviation=float(raw.get("deviation", default.deviation)),
+        volatility=float(raw.get("volatility", default.volatility)),
+        tau=float(raw.get("tau", default.tau)),
     )

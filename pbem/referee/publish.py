@@ -20,9 +20,12 @@ from typing import Any
 import yaml
 
 from pbem.notation.format import format_front_matter
+from pbem.referee.club_ratings import club_ratings
 from pbem.referee.home import Config, ConfigError
+from pbem.referee.options import rating_settings
 from pbem.referee.store.games import GameNotFound
-from pbem.render.live_site import publish_game, published, site_lock
+from pbem.render.live_site import PAGE, publish_game, publish_ratings, published, site_lock
+from pbem.render.ratings import sections
 
 #: the event of exported games when the config names none
 DEFAULT_EVENT = "Realm by mail"
@@ -108,7 +111,8 @@ class PublicGame:
 def public_game(conn: sqlite3.Connection, config: Config, game_id: int) -> PublicGame:
     """One game's public record: full front matter, display names, no address anywhere."""
     row = conn.execute(
-        "SELECT id, name, record, status, result, created_at, updated_at FROM games "
+        "SELECT id, name, record, status, result, created_at, updated_at, finished_at, "
+        "rated FROM games "
         "WHERE id = ?", (game_id,),
     ).fetchone()
     if row is None:
@@ -128,13 +132,15 @@ def public_game(conn: sqlite3.Connection, config: Config, game_id: int) -> Publi
         "date": _day(row["created_at"]),
     }
     if row["status"] == "over":
-        headers["finished"] = _day(row["updated_at"])
+        headers["finished"] = _day(row["finished_at"] or row["updated_at"])
     headers["white"] = names["w"]
     headers["black"] = names["b"]
     front, movetext = _split(row["record"])
     ruleset = front.get("ruleset")
     headers["ruleset"] = ruleset if ruleset is not None else "featured"
     headers["result"] = row["result"] if row["status"] == "over" and row["result"] else "*"
+    if not row["rated"]:
+        headers["rated"] = False
     text = format_front_matter(headers) + movetext
     for side, (email, _) in players.items():  # belt and braces: an address never leaks
         text = re.sub(re.escape(email), lambda _m, s=side: names[s], text, flags=re.IGNORECASE)
@@ -158,8 +164,8 @@ def source_fingerprints(conn: sqlite3.Connection, config: Config) -> dict[int, s
     changed one game of a thousand only looks at that one."""
     rows = conn.execute(
         "SELECT g.id, g.name, g.record, g.status, g.result, g.created_at, g.updated_at, "
-        "(SELECT group_concat(p.side || ':' || p.email || ':' || p.name, '|') FROM players p "
-        "WHERE p.game_id = g.id) AS who FROM games g ORDER BY g.id"
+        "g.rated, (SELECT group_concat(p.side || ':' || p.email || ':' || p.name, '|') "
+        "FROM players p WHERE p.game_id = g.id) AS who FROM games g ORDER BY g.id"
     ).fetchall()
     event = event_name(config)
     out = {}
@@ -182,4 +188,9 @@ def _sync(conn: sqlite3.Connection, config: Config, site: SiteSettings) -> int:
         publish_game(site.path, slug(game_id), game.record, title=site.title,
                      fingerprint=fingerprint, extra=extra)
         written += 1
+    if written or not (site.path / PAGE).is_file():
+        # a game ended, was reopened by a rollback or changed its names: the ratings are
+        # folded again from the finished games (never an address on the page)
+        club = club_ratings(conn, rating_settings(config.extra.get("ratings")))
+        publish_ratings(site.path, sections(club.table, club.names), title=site.title)
     return written

@@ -1,8 +1,8 @@
 """``pbem ratings [PATH...] [--game NAME]``: the Glicko-2 table of the club.
 
-From record files (as ``pbem archive`` rates them) when PATHs are given. It lives in
-the referee's layer because the same command reads the referee's games too, and only
-this layer may read both the records and the referee's store.
+Without PATHs, of the referee's games (its store and its ``ratings:`` settings); with
+PATHs, of record files, as ``pbem archive`` rates them. It lives in the referee's layer
+because only this layer may read both the records and the referee's store.
 """
 
 from __future__ import annotations
@@ -18,25 +18,42 @@ from pbem.errors import EXIT_OK, EXIT_USAGE, PbemError, UsageError
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "ratings", help="the players' Glicko-2 ratings, one table per game of the family",
-        description="Print the ratings from the finished rated games of record files and "
-        "folders (*.realm): rating, deviation (RD), games, wins, draws, losses; a '?' "
-        "after a provisional rating (RD above 110). Ratings are recomputed from the "
-        "games every time, in the order the games ended.",
+        description="Print the ratings from the finished rated games: of the referee's "
+        "games, or of record files and folders (*.realm) when PATHs are given. Rating, "
+        "deviation (RD), games, wins, draws, losses; a '?' after a provisional rating (RD "
+        "above 110). Ratings are recomputed from the games every time, in the order the "
+        "games ended.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="record files or folders")
     p.add_argument("--game", metavar="NAME",
                    help="one game of the family only (featured, classic, medieval, ...)")
+    p.add_argument("--home", help="the referee's data folder (default: $PBEM_HOME, else "
+                   "./pbem-home); read when no PATH is given")
     p.set_defaults(func=cmd_ratings)
 
 
 def cmd_ratings(args: argparse.Namespace, out: TextIO) -> int:
-    from pbem.ratings.glicko2 import Settings
-    from pbem.ratings.table import fold
-    from pbem.records.rated import rated_games
     from pbem.render.ratings import sections, text_table
 
     if not args.paths:
-        raise UsageError("name the record files or folders to rate (pbem ratings PATH...)")
+        from pbem.referee.club_ratings import club_ratings
+        from pbem.referee.home import Home, home_path
+        from pbem.referee.options import load_options
+        from pbem.referee.store import connect
+
+        home = Home(home_path(args.home))
+        config = home.load_config()
+        conn = connect(home.db_path)
+        try:
+            club = club_ratings(conn, load_options(config).ratings, public=False)
+        finally:
+            conn.close()
+        out.write(text_table(sections(club.table, club.names, args.game), asked=args.game))
+        return EXIT_OK
+    from pbem.ratings.glicko2 import Settings
+    from pbem.ratings.table import fold
+    from pbem.records.rated import rated_games
+
     reports, problems = _reports(args.paths)
     rated = rated_games(reports)
     parts = sections(fold(rated.games, Settings()), rated.names, args.game)

@@ -58,7 +58,8 @@ class Referee:
 
     def new_game(self, white: str, black: str, ruleset: Any, name: str | None = None,
                  white_name: str | None = None, black_name: str | None = None,
-                 clock: ClockSettings | None = None) -> int:
+                 clock: ClockSettings | None = None, *, rated: bool | None = None) -> int:
+        """A new game (rated as the config says unless ``rated`` says otherwise)."""
         for what, label in (("the game's name", name), ("White's name", white_name),
                             ("Black's name", black_name)):
             problem = None if label is None else label_problem(label)
@@ -66,7 +67,8 @@ class Referee:
                 raise PbemError(f"{what} {label!r} {problem}", code="game.name")
         with transaction(self.conn):
             return start_game(self.conn, self.mailer, self.now(), white, black, ruleset, name,
-                              white_name, black_name, clock)
+                              white_name, black_name, clock,
+                              rated=self.options.rated if rated is None else rated)
 
     def unit(self, email: str, now: datetime, inc: Incoming | None = None,
              row: int | None = None) -> Unit:

@@ -20,7 +20,8 @@ from pbem.rules.pieces import Side
 def start_game(
     conn: sqlite3.Connection, mailer: Mailer, now: datetime, white: str, black: str,
     ruleset: Any, name: str | None = None, white_name: str | None = None,
-    black_name: str | None = None, settings: ClockSettings | None = None,
+    black_name: str | None = None, settings: ClockSettings | None = None, *,
+    rated: bool = True,
 ) -> int:
     w, b = white.strip().lower(), black.strip().lower()
     players = [  # the name given, else the one the player chose by mail, else the address
@@ -29,7 +30,7 @@ def start_game(
         Player(Side.BLACK, b, black_name or accounts.display_name_of(conn, b) or black.strip(),
                new_token()),
     ]
-    game_id = games.insert_game(conn, name or "Realm by mail", ruleset, players)
+    game_id = games.insert_game(conn, name or "Realm by mail", ruleset, players, rated=rated)
     if settings is not None:
         game = load_game(conn, game_id)
         state = clock.start(settings, now, game.position.to_move)
@@ -38,7 +39,8 @@ def start_game(
                                         accounts.vacation_book(conn, p.email).intervals())
         games.start_clock(conn, game_id, settings, state)
     game = load_game(conn, game_id)
-    games.log(conn, game_id, "created", f"{white} (White) v {black} (Black), {ruleset.name}")
+    games.log(conn, game_id, "created", f"{white} (White) v {black} (Black), {ruleset.name}"
+              + ("" if rated else ", unrated"))
     for p in players:
         mailer.invitation(game, p)
     return game_id

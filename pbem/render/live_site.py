@@ -27,8 +27,10 @@ from pbem.render.archive import (
     write_file,
     write_game,
     write_index,
+    write_ratings,
 )
 from pbem.render.frames import frames_of
+from pbem.render.ratings import PAGE, Section
 
 STATE = "site.json"
 
@@ -74,12 +76,30 @@ def publish_game(
     rows = _load_rows(out)
     rows[slug] = {**asdict(row), "fingerprint": fingerprint}
     write_file(out / STATE, json.dumps({"games": rows}, indent=1, sort_keys=True))
+    rewrite_index(out, title=title, rows=rows)
+
+
+def rewrite_index(out: Path, *, title: str, rows: dict[str, dict[str, object]] | None = None
+                  ) -> None:
+    """The index from the kept rows; it links to the ratings page once there is one."""
+    rows = _load_rows(out) if rows is None else rows
     names = {f.name for f in fields(IndexRow)}
     index_rows = [
         IndexRow(**{k: v for k, v in r.items() if k in names})  # type: ignore[arg-type]
         for _, r in sorted(rows.items(), key=lambda kv: _order(kv[0]))
     ]
-    write_index(out, index_rows, title=title)
+    write_index(out, index_rows, title=title, ratings=(out / PAGE).is_file())
+
+
+def publish_ratings(out: Path, parts: list[Section], *, title: str) -> None:
+    """The ratings page (rewritten whole: it is one small table per game of the family);
+    a site that had none gets the index's link to it too."""
+    had = (out / PAGE).is_file()
+    if not (out / "assets").is_dir():
+        copy_assets(out)
+    write_ratings(out, parts, title=title)
+    if not had:
+        rewrite_index(out, title=title)
 
 
 def _order(slug: str) -> tuple[int, str]:

@@ -29,7 +29,7 @@ LAYERS: dict[str, int] = {
     "commands": 10,
     "service": 11,
     "timed": 12, "operator": 12,
-    "cli": 13, "site_commands": 13, "ratings_command": 13,
+    "cli": 13, "site_commands": 13, "ratings_command": 13, "club_ratings": 4,
 }
 
 

@@ -1,8 +1,8 @@
-"""Challenges by mail: ``challenge OTHER@ADDRESS [ruleset NAME] [clock]``, then the other
-side's ``accept challenge N`` or ``decline challenge N`` (or the challenger's ``withdraw
-challenge N``). Accepting starts the game in the same transaction: the challenger plays
-White. The challenged address gets its own key in the challenge mail, so only the real
-owner of that address can accept.
+"""Challenges by mail: ``challenge OTHER@ADDRESS [ruleset NAME] [clock] [unrated]``, then
+the other side's ``accept challenge N`` or ``decline challenge N`` (or the challenger's
+``withdraw challenge N``). Accepting starts the game in the same transaction: the
+challenger plays White. The challenged address gets its own key in the challenge mail,
+so only the real owner of that address can accept.
 """
 
 from __future__ import annotations
@@ -22,14 +22,29 @@ from pbem.referee.store import accounts, games
 from pbem.referee.unit import Unit
 
 _CHALLENGE = re.compile(r"challenge <?([^\s<>@]+@[^\s<>@]+)>?(?: ruleset (\S+))?(?: (.+))?")
+#: the words that make a challenged game rated or not, anywhere after the address
+_RATED = {"rated": True, "unrated": False}
+
+
+def rated_word(order: Order, default: bool) -> tuple[str, bool]:
+    """The challenge without its word ``rated``/``unrated``, and whether the game is rated
+    (``default``, the config's ``rated``, when neither is said)."""
+    words = order.text.split(" ")
+    said = [w for w in words[2:] if w in _RATED]
+    if len(said) > 1:
+        raise Refusal("say 'unrated' (or 'rated') once at most", order)
+    kept = words[:2] + [w for w in words[2:] if w not in _RATED]
+    return " ".join(kept), _RATED[said[0]] if said else default
 
 
 @command("challenge", scope="player")
 def cmd_challenge(unit: Unit, order: Order) -> None:
     conn, config, options = unit.conn, unit.config, unit.options
-    m = _CHALLENGE.fullmatch(order.text)
+    text, rated = rated_word(order, options.rated)
+    m = _CHALLENGE.fullmatch(text)
     if m is None:
-        raise Refusal("write 'challenge ADDRESS [ruleset NAME] [days N | bank R+I ...]'", order)
+        raise Refusal("write 'challenge ADDRESS [ruleset NAME] [days N | bank R+I ...] "
+                      "[unrated]'", order)
     other, ruleset_name = m[1].lower(), m[2] or config.ruleset
     if other == unit.email:
         raise Refusal("you cannot challenge yourself", order)
@@ -53,9 +68,11 @@ def cmd_challenge(unit: Unit, order: Order) -> None:
     if accounts.open_between(conn, unit.email, other):
         raise Refusal(f"there is already an open challenge between you and {other}", order)
     clock_text = format_settings(settings) if settings is not None else None
-    number = accounts.add_challenge(conn, unit.email, other, ruleset.name, clock_text)
+    number = accounts.add_challenge(conn, unit.email, other, ruleset.name, clock_text,
+                                    rated=rated)
     token = accounts.ensure_account(conn, other)
     clock_words = describe_settings(settings) if settings else "No time control."
+    clock_words += " Rated." if rated else " Unrated: the game does not count for the ratings."
     body = letter(
         "challenge", referee=unit.mailer.referee, challenger=unit.email,
         number=number, rules=describe_ruleset(ruleset), clock=clock_words, token=token,
@@ -102,7 +119,7 @@ def cmd_answer(unit: Unit, order: Order) -> None:
             raise Refusal(exc.message, order) from None
         game_id = start_game(conn, unit.mailer, unit.now, row["challenger"],
                              row["challenged"], ruleset, name=f"Challenge {row['id']}",
-                             settings=settings)
+                             settings=settings, rated=bool(row["rated"]))
     accounts.decide_challenge(conn, row["id"], status, game_id)
     other = row["challenged"] if verb == "withdraw" else row["challenger"]
     said = f"Challenge {row['id']} {status} by {unit.email}."

@@ -173,10 +173,11 @@ def open_between(conn: sqlite3.Connection, a: str, b: str) -> bool:
 
 
 def add_challenge(conn: sqlite3.Connection, challenger: str, challenged: str, ruleset: str,
-                  clock: str | None) -> int:
+                  clock: str | None, *, rated: bool = True) -> int:
     cur = conn.execute(
-        "INSERT INTO challenges (challenger, challenged, ruleset, clock, created_at) "
-        "VALUES (?, ?, ?, ?, ?)", (challenger, challenged, ruleset, clock, time.time()))
+        "INSERT INTO challenges (challenger, challenged, ruleset, clock, created_at, rated) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (challenger, challenged, ruleset, clock, time.time(), int(rated)))
     return int(cur.lastrowid or 0)
 
 

@@ -76,6 +76,8 @@ class Game:
     #: the clock (``pbem.referee.clock`` JSON); None for a game without one
     clock_settings: str | None = None
     clock_state: str | None = None
+    #: whether the game counts for the ratings
+    rated: bool = True
 
     def headers(self, result: str | None = None) -> dict[str, object]:
         h: dict[str, object] = {
@@ -139,6 +141,7 @@ def load_game(conn: sqlite3.Connection, game_id: int) -> Game:
         position=load_snapshot(last["snapshot"]),
         clock_settings=row["clock_settings"],
         clock_state=row["clock_state"],
+        rated=bool(row["rated"]),
     )
 
 
@@ -147,12 +150,15 @@ def insert_game(
     name: str,
     ruleset: Any,
     players: list[Player],
+    *,
+    rated: bool = True,
 ) -> int:
     now = time.time()
     cur = conn.execute(
-        "INSERT INTO games (name, ruleset, ruleset_options, record, created_at, updated_at) "
-        "VALUES (?, ?, ?, '', ?, ?)",
-        (name, ruleset.name, json.dumps(ruleset.options(), sort_keys=True), now, now),
+        "INSERT INTO games (name, ruleset, ruleset_options, record, created_at, updated_at, "
+        "rated) VALUES (?, ?, ?, '', ?, ?, ?)",
+        (name, ruleset.name, json.dumps(ruleset.options(), sort_keys=True), now, now,
+         int(rated)),
     )
     game_id = int(cur.lastrowid or 0)
     for p in players:
@@ -294,10 +300,14 @@ def position_at(conn: sqlite3.Connection, game_id: int, seq: int) -> GamePositio
 
 def save_game(conn: sqlite3.Connection, game_id: int, *, record: str, offer: str | None,
               status: str, result: str | None, end_reason: str | None) -> None:
+    """The game's new state. A game that ends now gets its ``finished_at``; one already
+    over keeps it; one back in play (a rollback after its end) loses it."""
+    now = time.time()
     conn.execute(
         "UPDATE games SET record = ?, offer = ?, status = ?, result = ?, end_reason = ?, "
-        "updated_at = ? WHERE id = ?",
-        (record, offer, status, result, end_reason, time.time(), game_id),
+        "updated_at = ?, finished_at = CASE WHEN ? = 'over' THEN "
+        "CASE WHEN status = 'over' THEN COALESCE(finished_at, ?) ELSE ? END END WHERE id = ?",
+        (record, offer, status, result, end_reason, now, status, now, now, game_id),
     )
 
 
@@ -378,6 +388,32 @@ def game_of_mail(conn: sqlite3.Connection, message_id: str) -> int | None:
     row = conn.execute("SELECT game_id FROM outbox WHERE message_id = ?",
                        (message_id,)).fetchone()
     return None if row is None or row[0] is None else int(row[0])
+
+
+def finished_games(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    """Every finished game as the ratings need it: id, ruleset (name and options JSON),
+    result, finished_at, rated, and the two players' addresses (white, black)."""
+    return conn.execute(
+        "SELECT g.id, g.ruleset, g.ruleset_options, g.result, g.finished_at, g.rated, "
+        "w.email AS white, b.email AS black FROM games g "
+        "JOIN players w ON w.game_id = g.id AND w.side = 'w' "
+        "JOIN players b ON b.game_id = g.id AND b.side = 'b' "
+        "WHERE g.status = 'over' AND g.finished_at IS NOT NULL ORDER BY g.finished_at, g.id"
+    ).fetchall()
+
+
+def start_position(conn: sqlite3.Connection, game_id: int) -> GamePosition:
+    return position_at(conn, game_id, 0)
+
+
+def player_names(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(address, name) of every name a player played under, oldest game first, then the
+    names players chose by mail (``name Alice Archer``)."""
+    rows = [(r["email"], r["name"]) for r in
+            conn.execute("SELECT email, name FROM players ORDER BY game_id")]
+    rows += [(r["email"], r["display_name"]) for r in conn.execute(
+        "SELECT email, display_name FROM accounts WHERE display_name IS NOT NULL")]
+    return rows
 
 
 def overview(conn: sqlite3.Connection) -> list[sqlite3.Row]:

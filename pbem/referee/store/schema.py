@@ -245,6 +245,18 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX said_game ON said(game_id);
         """,
     ),
+    (
+        "0009-ratings-rated-and-finished-at",
+        """
+        -- issue 14: a game is rated unless made unrated (pbem new --unrated, challenge ...
+        -- unrated, rated: false in config); finished_at: when it ended, the order the
+        -- ratings fold games in (NULL while in play, again NULL when a rollback reopens it)
+        ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE games ADD COLUMN finished_at REAL;
+        UPDATE games SET finished_at = updated_at WHERE status = 'over';
+        ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+        """,
+    ),
 )
 
 
