@@ -107,7 +107,9 @@ def report_line(conn: sqlite3.Connection, game: store.Game, settings: Settings) 
     if not game.rated:
         return "Ratings: this game is unrated."
     played = game_of(game.position)
-    table = fold(finished(conn), settings).get(played.name, {})
+    # the other games of the family never touch this table: fold this one's games only
+    table = fold([g for g in finished(conn) if g.game == played.name], settings).get(
+        played.name, {})
     parts = []
     for side in (Side.WHITE, Side.BLACK):
         p = game.players[side]
