@@ -17,6 +17,8 @@ from pbem.referee.club_ratings import club_ratings, finished
 from pbem.referee.home import Home
 from pbem.referee.store import connect
 from pbem.referee.store import schema as store_schema
+from tests.golden import check_golden
+from tests.referee.clocked import START, FakeNow, clocked_table, tick
 from tests.referee.conftest import MailPlayer, outbox_mails, text_of
 from tests.referee.helpers import new_table
 
@@ -139,6 +141,7 @@ def test_the_live_site_lists_the_players_and_never_an_address(club: Path, capsys
                if 'class="player"' in ln]
     assert players == ["Ann", "Cy &lt;i&gt;", "Player 1"]  # Bob gave no name
     assert "The &lt;Club&gt;" in page
+    check_golden("ratings-live-site.html", page)
     for path in site.rglob("*"):
         if path.is_file():
             assert "@club.test" not in path.read_text(errors="replace"), path
@@ -190,6 +193,17 @@ def test_reports_and_the_result_show_both_ratings(home: Path) -> None:
     assert "White 1742?, Black 1258?" in html
     row = table.conn.execute("SELECT finished_at, status FROM games").fetchone()
     assert row["status"] == "over" and row["finished_at"] is not None
+
+
+def test_a_loss_on_time_counts_and_a_voided_one_does_not(home: Path) -> None:
+    now = FakeNow()
+    table = clocked_table(home, now, clock="days 3, forfeit")
+    now.set(START.replace(day=5))
+    assert tick(table).forfeits == 1
+    (game,) = finished(table.conn)
+    assert (game.result, game.rated) == ("0-1", True)
+    table_now = club_ratings(table.conn, Settings()).table["featured"]
+    assert table_now["black@players.test"].wins == 1
 
 
 def test_a_challenge_may_be_unrated(home: Path) -> None:
