@@ -90,6 +90,8 @@ def club_ratings(conn: sqlite3.Connection, settings: Settings, *,
     names: dict[str, str] = {}
     unnamed = 0
     for g in sorted(games, key=lambda g: (g.finished_at, g.number)):
+        if not g.rated:
+            continue
         for email in (g.white, g.black):
             if email in names or not any(email in rows for rows in table.values()):
                 continue
