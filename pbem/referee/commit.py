@@ -7,7 +7,7 @@ from __future__ import annotations
 from pbem.notation.format import format_turn
 from pbem.notation.syntax import TurnText
 from pbem.referee.mailer import END_WORDS, NOTED_ENDS
-from pbem.referee.store import games
+from pbem.referee.store import conditions, games
 from pbem.referee.store.games import load_game, record_text
 from pbem.referee.unit import Unit
 from pbem.rules.registry import game_of
@@ -54,12 +54,18 @@ def commit(unit: Unit) -> None:
         games.log(conn, game.id, "notice", text)
     inc, row = unit.inc, unit.row
     if unit.turns:
-        mailer.reports(game, inc, row, unit.notices)
-    elif unit.notices:
-        mailer.notices(game, unit.notices, unit.notice_board, inc, row)
+        mailer.reports(game, inc, row, unit.notices, played=len(unit.turns),
+                       private=unit.private)
+    else:
+        if unit.notices:
+            mailer.notices(game, unit.notices, unit.notice_board, inc, row)
+        for side, lines in unit.private.items():
+            mailer.tell_one(game, game.players[side], "your conditional turns", "\n".join(lines),
+                            row=row)
     if unit.sections:
         mailer.reply(game, unit.player, unit.sections, inc, row)
     if unit.ended:
+        conditions.drop_all(conn, game.id)  # a set of conditional turns lapses with the game
         games.log(conn, game.id, "end", f"{unit.ended}: {game.result}")
         mover = unit.player.title
         if unit.ended == "bases" and unit.turns:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, tzinfo
 
@@ -180,9 +180,12 @@ class Mailer:
         self.queue(self.to(game, p, "invitation", f"you play {p.title}{yours}", body), None)
 
     def reports(self, game: Game, inc: Incoming | None, row: int | None,
-                notes: Sequence[str] = ()) -> None:
+                notes: Sequence[str] = (), *, played: int = 1,
+                private: Mapping[Side, Sequence[str]] | None = None) -> None:
         """The turn report to both players (or their digests) and to the observers: the
-        notices on top, the clock after the board."""
+        notices on top, the clock after the board. ``played``: how many turns the report
+        covers (a turn and the answer given in advance, a forced pass); ``private``: lines
+        for one player's report alone (never an observer's)."""
         replay = games.replay_record(game.record)
         if replay.final != game.position and game.end_reason not in NOTED_ENDS:
             raise PbemError(
@@ -194,9 +197,13 @@ class Mailer:
         now = self.now()
         links = page_links(self.config, game.id)
         ratings = report_line(self.conn, game, self.options.ratings)
+        labels = last.label
+        if played > 1 and len(replay.turns) >= played:
+            labels = f"{replay.turns[-played].label} to {last.label}"
         for p in game.players.values():
             lines = [*clock_lines(game, now, zone=self.zone(p.email)), ratings]
-            text, html, pictures = report_parts(replay, flip=p.flip, top=list(notes),
+            top = [*notes, *(private or {}).get(p.side, ())]
+            text, html, pictures = report_parts(replay, flip=p.flip, top=top,
                                                 links=links, after=lines)
             if after.phase is Phase.OVER:
                 state = "the game is over"
@@ -204,7 +211,7 @@ class Mailer:
                 state = f"your move ({after.turn_number()}{after.to_move.letter})"
             else:
                 state = f"{after.to_move.title} to move"
-            subject = f"{last.label} played; {state}"
+            subject = f"{labels} played; {state}"
             if self._held(p.email, game, subject, text):
                 continue
             out = self.to(game, p, "report", subject, Letter(text, html), inc=inc)

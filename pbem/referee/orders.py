@@ -38,6 +38,9 @@ COMMAND_WORDS: dict[str, str] = {
     "accept challenge": "accept-challenge",
     "decline challenge": "decline-challenge",
     "withdraw challenge": "withdraw-challenge",
+    "conditions": "conditions",
+    "conditions cancel": "conditions-cancel",
+    "cancel conditions": "conditions-cancel",
 }
 #: commands with arguments: name -> the whole line's pattern (lower case, spaces squeezed);
 #: a line that starts with the word but does not fit is chatter, not a command
@@ -128,6 +131,28 @@ def _command(text: str, line: int, original: str, offset: int) -> Order | None:
     return None
 
 
+#: how long a line may be to be read as a condition (longer ones are refused by the model)
+_CONDITION_PEEK = 400
+
+
+def _condition(text: str, line: int) -> Order | None:
+    """A conditional turn, ``if THEIR-TURN then YOUR-TURN``, kept with its indentation
+    (which nests it): a line that starts with ``if``, has a ``then`` word, and has a turn
+    on either side of it (so that "If you like, then ..." stays chatter)."""
+    stripped = text.lstrip(" \t")
+    if stripped[:3].lower() not in ("if ", "if\t"):
+        return None
+    words = stripped[:_CONDITION_PEEK].split()
+    then = next((i for i, w in enumerate(words) if w.lower() == "then"), None)
+    if then is None or then < 2:
+        return None
+    reply = words[1]
+    answer = words[then + 1] if then + 1 < len(words) else ""
+    if not (_NOTATION.match(reply) or _NOTATION.match(answer)):
+        return None
+    return Order("if", text.rstrip(), None, line, 1, text)
+
+
 def find_orders(subject: str, lines: tuple[BodyLine, ...]) -> list[Order]:
     """Every command and turn, in the order written: the subject's first."""
     orders = []
@@ -141,7 +166,8 @@ def find_orders(subject: str, lines: tuple[BodyLine, ...]) -> list[Order]:
         stripped = text.lstrip()
         if not stripped:
             continue
-        found = _command(stripped.rstrip(), bl.number, text, len(text) - len(stripped) + 1)
+        found = _condition(text, bl.number) or _command(
+            stripped.rstrip(), bl.number, text, len(text) - len(stripped) + 1)
         if found is not None:
             orders.append(found)
     return orders

@@ -9,11 +9,15 @@ from pbem.referee.orders import Order
 class Refusal(Exception):
     """An order that cannot be carried out: the whole message is refused."""
 
-    def __init__(self, reason: str, order: Order | None = None, error: GameError | None = None):
+    def __init__(self, reason: str, order: Order | None = None, error: GameError | None = None,
+                 *, logged: str | None = None):
         super().__init__(reason)
         self.reason = reason
         self.order = order
         self.error = error
+        #: what the game's log and ``pbem show --log`` keep instead of ``reason``, when the
+        #: reason quotes something secret (a conditional turn)
+        self.logged = reason if logged is None else logged
 
 
 def refuse_many_keys(keys: list[str]) -> None:

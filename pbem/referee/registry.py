@@ -45,6 +45,23 @@ def command(*names: str, scope: Scope = "game", info: bool = False
     return register
 
 
+#: run once a game's mail has had all its orders run (in the order registered), to act
+#: on the mail as a whole: a set of conditional turns is read and checked, a standing
+#: set of the opponent's is matched against the turn played
+FINISHERS: list[Callable[[Unit], None]] = []
+
+
+def finisher(run: Callable[[Unit], None]) -> Callable[[Unit], None]:
+    FINISHERS.append(run)
+    return run
+
+
+def finish(unit: Unit) -> None:
+    """Every finisher on a game's unit; one may refuse the mail (``Refusal``)."""
+    for run in FINISHERS:
+        run(unit)
+
+
 def find(name: str) -> Command:
     return COMMANDS[name]
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from pbem.referee import clock
-from pbem.referee.store import games, rollbacks
+from pbem.referee.store import conditions, games, rollbacks
 from pbem.referee.store.games import Game, load_game, record_text
 
 
@@ -24,6 +24,7 @@ def rollback_to(conn: sqlite3.Connection, game: Game, keep_seq: int, now: dateti
     removed = [dict(r) for r in games.turn_rows(conn, game.id) if r["seq"] > keep_seq]
     rollbacks.keep(conn, game, removed, why)
     games.remove_turns_after(conn, game.id, keep_seq)
+    conditions.drop_all(conn, game.id)  # made for turns that are gone: cleared, not kept
     game = load_game(conn, game.id)
     games.save_game(conn, game.id, record=record_text(conn, game, None, None), offer=None,
                     status="playing", result=None, end_reason=None)
@@ -44,6 +45,7 @@ def undo_last(conn: sqlite3.Connection, game_id: int) -> tuple[Game, str] | None
     if kept is None or games.turn_rows(conn, game_id)[-1]["seq"] != kept.seq:
         return None  # none, or the game went on from where it was rolled back to
     games.remove_turns_after(conn, game_id, kept.seq)
+    conditions.drop_all(conn, game_id)
     games.restore_turns(conn, game_id, kept.turns)
     games.save_game(conn, game_id, record=kept.record, offer=kept.offer, status=kept.status,
                     result=kept.result, end_reason=kept.end_reason)

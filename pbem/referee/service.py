@@ -183,6 +183,8 @@ class Referee:
         try:
             for order in orders:
                 registry.run(unit, order)
+            if unit.game is not None:
+                registry.finish(unit)
         except Refusal as refusal:
             self.conn.execute("ROLLBACK TO orders")
             self.conn.execute("RELEASE orders")
@@ -198,8 +200,8 @@ class Referee:
                                        verb="not done")
             return Handled("refused", refusal.reason)
         self.mailer.refusal(inc, row, unit.game, unit.player, refusal)
-        games.log(self.conn, unit.game.id, "refused", f"{unit.player.title}: {refusal.reason}")
-        return Handled("refused", refusal.reason, unit.game.id)
+        games.log(self.conn, unit.game.id, "refused", f"{unit.player.title}: {refusal.logged}")
+        return Handled("refused", refusal.logged, unit.game.id)
 
     def _stranger(self, inc: Incoming, row: int) -> Handled:
         """Answered politely, never acted on; with ``open_registration`` the answer carries

@@ -18,6 +18,7 @@ from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming
 from pbem.referee.mailer import Mailer
 from pbem.referee.options import Options
+from pbem.referee.orders import Order
 from pbem.referee.store.games import Game, Player
 from pbem.rules.game import GamePosition, Phase
 from pbem.rules.pieces import Side
@@ -49,6 +50,11 @@ class Unit:
     notices: list[str] = field(default_factory=list)
     #: what the sender says to his opponent ('say ...'): relayed, and kept in the record
     said: list[str] = field(default_factory=list)
+    #: what one player alone is told in his report (his conditional turns are secret)
+    private: dict[Side, list[str]] = field(default_factory=dict)
+    #: the mail's conditional lines (``if ... then ...``), read as one set once every
+    #: order of the mail has run
+    condition_lines: list[Order] = field(default_factory=list)
     #: a board that goes with the notices, drawn for each player from his side
     notice_board: GamePosition | None = None
     #: the end reason when the game ended with this unit, and who lost (on time)
@@ -101,6 +107,10 @@ class Unit:
     def board(self) -> GamePosition:
         assert self.position is not None
         return self.position
+
+    def tell(self, side: Side, text: str) -> None:
+        """A line for ``side``'s own report (or his own notice) only."""
+        self.private.setdefault(side, []).append(text)
 
     @property
     def over(self) -> bool:

@@ -4,6 +4,7 @@
 from pbem.referee.commands import (  # noqa: F401  (each registers itself)
     challenge,
     claim,
+    conditions,
     digest,
     games,
     help,

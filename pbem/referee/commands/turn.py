@@ -13,6 +13,7 @@ from pbem.referee.store import games
 from pbem.referee.unit import Unit
 from pbem.referee.wording import in_player_words
 from pbem.rules.game import Phase
+from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
 
@@ -85,15 +86,16 @@ def revive_if_in_time(unit: Unit) -> None:
                   f"{clock.format_instant(unit.now)}.")
 
 
-def turn_on_clock(unit: Unit, order: Order) -> None:
-    """Put a played turn on the clock: refused if late in forfeit mode; a withdrawn loss
-    on time is told to both players."""
+def turn_on_clock(unit: Unit, order: Order | None, side: Side | None = None) -> None:
+    """Put a played turn (by ``side``, the sender by default) on the clock: refused if late
+    in forfeit mode; a withdrawn loss on time is told to both players. A turn given in
+    advance is played the instant its clock starts, so none of its time is used."""
     if unit.clock is None or unit.clock_settings is None:
         return
     now = max(unit.now, unit.clock.turn_started)
     try:
-        state, effects = clock.turn_played(unit.clock, unit.clock_settings, unit.me, now,
-                                           next_side=unit.board.to_move)
+        state, effects = clock.turn_played(unit.clock, unit.clock_settings, side or unit.me,
+                                           now, next_side=unit.board.to_move)
     except ClockError as exc:
         raise Refusal(exc.message, order) from None
     for effect in effects:

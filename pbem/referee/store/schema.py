@@ -257,6 +257,21 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
         """,
     ),
+    (
+        "0010-conditional-turns",
+        """
+        -- a player's standing conditional turns ('if THEIR-TURN then MY-TURN'), secret:
+        -- read only to match the opponent's next turn and to answer 'conditions'
+        CREATE TABLE conditions (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            side TEXT NOT NULL CHECK (side IN ('w', 'b')),
+            from_seq INTEGER NOT NULL,                -- the entry the opponent replies to
+            conditions TEXT NOT NULL,                 -- JSON: pbem.referee.conditions trees
+            created_at REAL NOT NULL,
+            PRIMARY KEY (game_id, side)
+        );
+        """,
+    ),
 )
 
 
