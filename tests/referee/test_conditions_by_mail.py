@@ -27,19 +27,24 @@ ORDER = [label for label, _ in sample_turns()]
 #: Black's set, sent with 7b: line 2 does not match 8w, line 3 does (8w written in another
 #: order), and so do the lines nested under it; line 6 matches 8w too, but comes after
 BLACK_SET = """\
-if Pi6j6(Bk5),Pg4g8,Ei4d4 then Pd1l1(Bk2),Ed2c2
+if Pi6j6(Bk5),Pg4g8,Ei4d4 then Ed2c2,Pd1l1(Bk2)
 if Pg4g9(Bh8),Pi6j6(Bk5),Ei4d4 then Pd3a3(Bb2),Pd1l1(Bk2),Ed2c2
   if Pg9l9(Bk8),Pj6j7(El7W) then Pc9c10(Bb11),Pa3a12(Ec12S)
     if Pf7f12(Be11),Ed4d10 then Pc10c6,Pa12a6,Ec2c4(xBb5)
-if Pg4g9(Bh8),Ei4d4,Pi6j6(Bk5) then Pd1l1(Bk2),Ed2c2
+if Pg4g9(Bh8),Ei4d4,Pi6j6(Bk5) then Ed2c2,Pd1l1(Bk2)
 """
-#: what only Black wrote: turns in his own order, lines that never fired, the set's words
-BLACK_SECRETS = ("Pi6j6(Bk5),Pg4g8,Ei4d4", "Pd1l1(Bk2),Ed2c2", "Pg4g9(Bh8),Pi6j6(Bk5)",
-                 "Pd3a3(Bb2),Pd1l1(Bk2),Ed2c2", "Pc10c6,Pa12a6", "Pg4g9(Bh8),Ei4d4,Pi6j6",
-                 "if P", "line 3", "fired", "conditional")
+#: what only Black wrote: White's turns in Black's order, lines that never fired, the
+#: set's words
+BLACK_SECRETS = ("Pi6j6(Bk5),Pg4g8,Ei4d4", "Pg4g9(Bh8),Pi6j6(Bk5)", "Ed2c2,Pd1l1",
+                 "Pg4g9(Bh8),Ei4d4,Pi6j6", "Pf7f12(Be11),Ed4d10", "if Pi6j6", "if Pg4g9",
+                 "if Pg9l9", "if Pf7f12", "line 3", "line 4")
 #: White's set, sent with 9w: it answers 9b, which Black's set plays at once
 WHITE_SET = "if Pc9c10(Bb11),Pa3a12(Ec12S) then Ed4d10,Pf7f12(Be11)\n"
-WHITE_SECRETS = ("Ed4d10,Pf7f12(Be11)", "if P", "fired", "conditional")
+WHITE_SECRETS = ("if Pc9c10", "if Pl10l4", "line 2")
+#: the answers as the sets write them (a record keeps a turn's actions in the order
+#: written); the game mailed one by one mails them so too
+AS_ANSWERED = {"8b": "Pd3a3(Bb2),Pd1l1(Bk2),Ed2c2", "10w": "Ed4d10,Pf7f12(Be11)",
+               "10b": "Pc10c6,Pa12a6,Ec2c4(xBb5)"}
 
 
 def everything(msg: Message) -> str:
@@ -84,7 +89,7 @@ class ByMail:
         code, out = _pbem(["new", "--home", str(self.home), "--white", white.address,
                            "--black", black.address, "--name", "Conditional",
                            "--white-name", "Alice", "--black-name", "Bob",
-                           "--clock", "bank 10+1"])
+                           "--clock", "bank 10+1 cap 20"])
         assert code == 0, out
         game_id = int(out.split()[-1])
         self.players[game_id] = (white, black)
@@ -121,7 +126,8 @@ def test_conditions_fire_several_levels_deep_as_if_mailed_one_by_one(
         for game_id in (cond, plain):
             assert games.mail(game_id, label[-1], TURNS[label], 1).startswith("accepted")
     for label in ORDER[13:31]:  # the game one by one, to its end (16w)
-        assert games.mail(plain, label[-1], TURNS[label], 2).startswith("accepted")
+        text = AS_ANSWERED.get(label, TURNS[label])
+        assert games.mail(plain, label[-1], text, 2).startswith("accepted")
 
     # Black's 7b with five conditional lines, three levels deep
     games.mail(cond, "b", TURNS["7b"] + "\n" + BLACK_SET, 2)
@@ -140,6 +146,8 @@ def test_conditions_fire_several_levels_deep_as_if_mailed_one_by_one(
     assert "line 3 of the mail that sent it fired" in text_of(black.last)
     assert "1 line nested under it stand" in text_of(black.last) or (
         "2 lines nested under it stand" in text_of(black.last))
+    # White, who has sent no set yet, has read nothing of one
+    assert_secret(white, (*BLACK_SECRETS, "conditional", "fired", "if "))
     # the answer took none of Black's time: his reserve only gained the increment
     state = load_game(_conn(home), cond).clock()
     assert state is not None and state[1].reserves is not None
@@ -159,20 +167,22 @@ def test_conditions_fire_several_levels_deep_as_if_mailed_one_by_one(
     # 11w to 14b one by one; White's 15w comes with the answer that ends the game
     for label in ORDER[20:28]:
         assert games.mail(cond, label[-1], TURNS[label], 6).startswith("accepted")
-    games.mail(cond, "w", f"{TURNS['15w']}\nif {TURNS['15b']} then {TURNS['16w']}\n", 7)
+    out = games.mail(cond, "w", f"{TURNS['15w']}\nif {TURNS['15b']} then {TURNS['16w']}\n", 7)
+    assert out.startswith("accepted"), (out, text_of(white.last))
     out = games.mail(cond, "b", TURNS["15b"], 8)
-    assert "15b, 16w" in out
     for p in (white, black):
         assert "game over" in p.last["Subject"]
     assert conditions.load(_conn(home), cond, Side.WHITE) is None
 
-    # the same record as the game mailed one by one (only the clock's lines differ)
-    assert _record(games.record(cond)) == _record(games.record(plain))
+    # the same record and position as the game mailed one by one
+    mine, theirs = load_game(_conn(home), cond), load_game(_conn(home), plain)
+    assert mine.record == theirs.record and "1-0" in mine.record
+    assert mine.position == theirs.position and mine.seq == theirs.seq
     # nothing of a set in any mail to the opponent, nor in pbem show
     assert_secret(white, BLACK_SECRETS)
-    assert_secret(black, WHITE_SECRETS[:2] + ("fired",))
+    assert_secret(black, WHITE_SECRETS)
     shown = games.record(cond) + _pbem(["show", "--home", str(home), "--log", str(cond)])[1]
-    for secret in BLACK_SECRETS[:7] + WHITE_SECRETS[:2]:
+    for secret in (*BLACK_SECRETS[:9], *WHITE_SECRETS[:2], "if "):
         assert secret not in shown
 
 
@@ -181,11 +191,6 @@ def _conn(home: Path):
 
     return connect(home / "pbem.sqlite")
 
-
-def _record(shown: str) -> str:
-    """``pbem show`` without the clock's lines (the two games ran different clocks)."""
-    return "\n".join(ln for ln in shown.splitlines()
-                     if not ln.startswith(("Time control", "Clock", "White", "Black")))
 
 
 # -- the same referee in one process, the outbox a Maildir ------------------------------------

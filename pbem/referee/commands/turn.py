@@ -94,7 +94,8 @@ def turn_on_clock(unit: Unit, order: Order | None, side: Side | None = None) -> 
         return
     now = max(unit.now, unit.clock.turn_started)
     try:
-        state, effects = clock.turn_played(unit.clock, unit.clock_settings, side or unit.me,
+        state, effects = clock.turn_played(unit.clock, unit.clock_settings,
+                                           unit.me if side is None else side,
                                            now, next_side=unit.board.to_move)
     except ClockError as exc:
         raise Refusal(exc.message, order) from None
