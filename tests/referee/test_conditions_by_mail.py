@@ -147,7 +147,7 @@ def test_conditions_fire_several_levels_deep_as_if_mailed_one_by_one(
     assert "1 line nested under it stand" in text_of(black.last) or (
         "2 lines nested under it stand" in text_of(black.last))
     # White, who has sent no set yet, has read nothing of one
-    assert_secret(white, (*BLACK_SECRETS, "conditional", "fired", "if "))
+    assert_secret(white, (*BLACK_SECRETS, "fired", "conditional turns stand"))
     # the answer took none of Black's time: his reserve only gained the increment
     state = load_game(_conn(home), cond).clock()
     assert state is not None and state[1].reserves is not None
@@ -211,17 +211,17 @@ def standing(table: Table, side: Side):
 
 def test_a_set_that_misses_is_dropped_and_the_player_told(table: Table,
                                                         tmp_path: Path) -> None:
-    body = f"{TURNS['7w']}\nif Pd6d1(Be2) then Pi6j6(Bk5)\nif Pd6d2 then Pg4g9(Bh8)\n"
+    body = f"{TURNS['7w']}\nif Pc9c12 then Pi6j6(Bk5)\nif Pd6d2 then Pg4g9(Bh8)\n"
     assert table.send(table.white.reply(body)).outcome == "accepted"
     assert standing(table, Side.WHITE) is not None
     assert table.send(table.black.reply(TURNS["7b"])).outcome == "accepted"
     assert table.turns()[-1] == "7b"
     told = text_of(table.white.last)
     assert "7b matched none of your conditional turns, so they are dropped" in told
-    assert "conditional" not in text_of(table.black.last)
+    assert "matched none" not in text_of(table.black.last)
     assert standing(table, Side.WHITE) is None
     assert table.send(table.white.reply(TURNS["8w"])).outcome == "accepted"
-    assert_secret(table.black, ("Pd6d2", "Pd6d1(Be2) ", "if P", "conditional", "dropped"))
+    assert_secret(table.black, ("Pd6d2", "Pc9c12", "matched none", "dropped"))
     # the record is the one the turns make when mailed one by one
     other = new_table(init_home(tmp_path / "other"))
     play_setup(other, SETUP + [(x, TURNS[x]) for x in ("7w", "7b", "8w")])
@@ -282,7 +282,7 @@ def test_a_takeback_clears_the_sets(table: Table) -> None:
     assert table.send(table.black.reply("accept takeback")).outcome == "accepted"
     assert standing(table, Side.WHITE) is None
     assert table.turns()[-1] == "6b"
-    assert_secret(table.black, ("if P", "conditional"))
+    assert_secret(table.black, ("if 7b", "if Pd6d1(Be2),Pg3d3", "conditional turns stand"))
 
 
 def test_a_rollback_clears_the_sets(table: Table) -> None:
@@ -295,3 +295,16 @@ def test_a_rollback_clears_the_sets(table: Table) -> None:
     assert table.send(table.white.reply(TURNS["7w"])).outcome == "accepted"
     assert table.send(table.black.reply(TURNS["7b"])).outcome == "accepted"
     assert table.turns()[-1] == "7b"
+
+
+def test_condition_lines_are_read_with_their_indentation_and_chatter_is_not() -> None:
+    from pbem.referee.extract import BodyLine
+    from pbem.referee.orders import find_orders
+
+    lines = ["12.Pi10i6(Bh5)", "If you like, then we can talk later.",
+             "if Pd6d1(Be2) then Pi6j6(Bk5)", "\t if Ee4g4(xEi6) THEN Rh5(Pg4,Pi6)",
+             "if bad then Pc4c9", "if Pd6d2 then"]
+    orders = find_orders("", tuple(BodyLine(n, t) for n, t in enumerate(lines, 1)))
+    assert [(o.name, o.line) for o in orders] == [
+        ("turn", 1), ("if", 3), ("if", 4), ("if", 5), ("if", 6)]
+    assert orders[2].text == "\t if Ee4g4(xEi6) THEN Rh5(Pg4,Pi6)" and orders[2].column == 1
