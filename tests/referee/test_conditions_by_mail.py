@@ -308,3 +308,14 @@ def test_condition_lines_are_read_with_their_indentation_and_chatter_is_not() ->
     assert [(o.name, o.line) for o in orders] == [
         ("turn", 1), ("if", 3), ("if", 4), ("if", 5), ("if", 6)]
     assert orders[2].text == "\t if Ee4g4(xEi6) THEN Rh5(Pg4,Pi6)" and orders[2].column == 1
+
+
+def test_a_set_lapses_when_the_game_ends(table: Table) -> None:
+    body = f"{TURNS['7w']}\n{TURNS['7b'].join(['if ', ' then '])}{TURNS['8w']}\n"
+    assert table.send(table.white.reply(body)).outcome == "accepted"
+    assert standing(table, Side.WHITE) is not None
+    assert table.send(table.black.reply("resign")).outcome == "accepted"
+    assert standing(table, Side.WHITE) is None
+    # in a finished game a set is refused
+    assert table.send(table.white.reply("if Pd6d2 then Pg4g9(Bh8)")).outcome == "refused"
+    assert "the game is over" in text_of(table.white.last)
