@@ -50,10 +50,10 @@ class Tried:
     refusal: tuple[str, int] | None
 
 
-def player_of(unit: Unit) -> Play:
-    """How a condition's turn is played: as a mailed turn is (``live_turn``), with no turn
-    allowed that leaves the next side a forced pass (the referee writes those itself, so
-    a condition past one could never be matched)."""
+def player_of(unit: Unit, owner: Side) -> Play:
+    """How the turns of ``owner``'s conditions are played: as a mailed turn is
+    (``live_turn``). A reply of the opponent's that leaves ``owner`` a forced pass is
+    refused: the referee writes the pass itself, so no answer could follow it."""
     headers = dict(unit.the_game.headers())
     repairs = unit.options.case_repairs
 
@@ -68,7 +68,8 @@ def player_of(unit: Unit) -> Play:
             return Tried(None, (error.message, error.span.column if error.span else 1))
         assert outcome.played is not None
         after = outcome.played.after
-        if after.phase is Phase.PLAY and game_of(after).pass_text(after) is not None:
+        if (position.to_move is not owner and after.phase is Phase.PLAY
+                and game_of(after).pass_text(after) is not None):
             return Tried(None, (f"after it {after.to_move.title} has no legal turn and must "
                                 "pass, and a condition cannot reach past a forced pass", 1))
         return Tried(after, None)
@@ -151,7 +152,7 @@ def keep_set(unit: Unit, from_seq: int) -> None:
     lines = [(o.line, o.original.rstrip("\r\n")) for o in unit.condition_lines]
     try:
         trees = parse_conditions(lines)
-        check_conditions(unit.board, trees, player_of(unit))
+        check_conditions(unit.board, trees, player_of(unit, me))
     except ConditionError as exc:
         raise _refusal(unit, exc) from None
     conditions.save(unit.conn, game.id, me, from_seq, trees)
@@ -188,7 +189,7 @@ def answer_in_advance(unit: Unit, base: int) -> None:
             return
         before = unit.turns[k - 1].after if k else games.position_at(
             unit.conn, unit.the_game.id, base)
-        play = player_of(unit)
+        play = player_of(unit, waiting)
         fired = match(before, standing.conditions, turn.after, play)
         if fired is None or k != len(unit.turns) - 1:
             missed(unit, waiting, turn)
