@@ -319,3 +319,47 @@ def test_a_set_lapses_when_the_game_ends(table: Table) -> None:
     # in a finished game a set is refused
     assert table.send(table.white.reply("if Pd6d2 then Pg4g9(Bh8)")).outcome == "refused"
     assert "the game is over" in text_of(table.white.last)
+
+
+def test_forced_passes_an_answer_may_force_one_a_reply_may_not(tmp_path: Path) -> None:
+    """Medieval Realm, where a side with no legal turn passes (the referee writes it)."""
+    from pbem.notation.format import format_turn
+    from pbem.notation.syntax import TurnText
+    from pbem.rules.written import PassText
+    from tests.referee.test_center_games_by_mail import shortest_game
+
+    played = shortest_game("medieval")
+    texts = [format_turn(TurnText(t)) for _, t in played.turns]
+    sides = [s.letter for s, _ in played.turns]
+    p = next(i for i, (_, t) in enumerate(played.turns) if isinstance(t[0], PassText))
+    assert p >= 3 and sides[p - 3] == sides[p - 1] != sides[p - 2] == sides[p]
+    owner, passer = sides[p - 1], sides[p]
+
+    def table_at(name: str) -> Table:
+        t = new_table(init_home(tmp_path / name), "medieval")
+        for side, text in zip(sides[:p - 3], texts[:p - 3], strict=True):
+            player = t.white if side == "w" else t.black
+            assert t.send(player.reply(text)).outcome == "accepted", text
+        return t
+
+    table = table_at("cond")
+    mine = table.white if owner == "w" else table.black
+    theirs = table.white if passer == "w" else table.black
+    body = f"{texts[p - 3]}\nif {texts[p - 2]} then {texts[p - 1]}\n"
+    assert table.send(mine.reply(body)).outcome == "accepted"  # his answer forces a pass
+    # a reply after which the player himself must pass cannot be answered: refused
+    bad = f"{texts[p - 2]}\nif {texts[p - 1]} then {texts[p - 2]}\n"
+    assert table.send(theirs.reply(bad)).outcome == "refused"
+    assert "no legal turn and must pass, so no answer can follow it" in " ".join(
+        text_of(theirs.last).split())
+    assert table.send(theirs.reply(texts[p - 2])).outcome == "accepted"
+    # the answer was played at once, and the referee wrote the pass after it
+    labels = table.turns()
+    assert len(labels) == p + 1 and standing(table, Side.WHITE) is None
+    other = table_at("plain")
+    for side, text in zip(sides[p - 3:p], texts[p - 3:p], strict=True):
+        player = other.white if side == "w" else other.black
+        assert other.send(player.reply(text)).outcome == "accepted"
+    assert other.turns() == labels
+    assert load_game(table.conn, table.game_id).record == load_game(
+        other.conn, other.game_id).record

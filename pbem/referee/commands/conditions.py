@@ -71,7 +71,7 @@ def player_of(unit: Unit, owner: Side) -> Play:
         if (position.to_move is not owner and after.phase is Phase.PLAY
                 and game_of(after).pass_text(after) is not None):
             return Tried(None, (f"after it {after.to_move.title} has no legal turn and must "
-                                "pass, and a condition cannot reach past a forced pass", 1))
+                                "pass, so no answer can follow it", 1))
         return Tried(after, None)
 
     return play
