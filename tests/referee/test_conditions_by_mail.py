@@ -14,10 +14,17 @@ from pathlib import Path
 import pytest
 
 from pbem.cli import main
-from pbem.referee.store import conditions
+from pbem.referee.store import accounts, conditions, transaction
 from pbem.referee.store.games import load_game
 from pbem.rules.pieces import Side
-from tests.referee.conftest import MailPlayer, SmtpSink, init_home, run_pbem, text_of
+from tests.referee.conftest import (
+    MailPlayer,
+    SmtpSink,
+    init_home,
+    outbox_mails,
+    run_pbem,
+    text_of,
+)
 from tests.referee.helpers import Table, new_table, play_setup
 from tests.referee.test_sample_by_mail import sample_turns
 
@@ -211,6 +218,10 @@ def standing(table: Table, side: Side):
 
 def test_a_set_that_misses_is_dropped_and_the_player_told(table: Table,
                                                         tmp_path: Path) -> None:
+    watcher = MailPlayer("watcher@players.test")
+    with transaction(table.conn):
+        accounts.ensure_account(table.conn, watcher.address)
+        accounts.observe(table.conn, table.game_id, watcher.address)
     body = f"{TURNS['7w']}\nif Pc9c12 then Pi6j6(Bk5)\nif Pd6d2 then Pg4g9(Bh8)\n"
     assert table.send(table.white.reply(body)).outcome == "accepted"
     assert standing(table, Side.WHITE) is not None
@@ -222,6 +233,9 @@ def test_a_set_that_misses_is_dropped_and_the_player_told(table: Table,
     assert standing(table, Side.WHITE) is None
     assert table.send(table.white.reply(TURNS["8w"])).outcome == "accepted"
     assert_secret(table.black, ("Pd6d2", "Pc9c12", "matched none", "dropped"))
+    watcher.receive(outbox_mails(table.home))  # an observer's copies: no more than Black's
+    assert len(watcher.inbox) >= 3
+    assert_secret(watcher, ("Pd6d2", "Pc9c12", "matched none", "dropped", "conditional"))
     # the record is the one the turns make when mailed one by one
     other = new_table(init_home(tmp_path / "other"))
     play_setup(other, SETUP + [(x, TURNS[x]) for x in ("7w", "7b", "8w")])
