@@ -122,6 +122,14 @@ def _result_of(replay: Replay, index: int) -> str | None:
     return replay.result if index == len(replay.turns) - 1 else None
 
 
+def _comment(note: str) -> str:
+    """A note as a reader wants it: a ``{...}`` comment without its braces (a player's
+    message is ``{White: ...}`` in the record, "White: ..." in the report)."""
+    if note.startswith("{") and note.endswith("}"):
+        return note[1:-1].strip()
+    return note
+
+
 def build_context(replay: Replay, turn_index: int = -1) -> ReportContext:
     """Everything a report shows, as of the end of turn ``turn_index`` (-1: the last)."""
     headers = replay.headers
@@ -151,7 +159,7 @@ def build_context(replay: Replay, turn_index: int = -1) -> ReportContext:
             kind=turn_kind(played),
             notation=numbered_turn(played),
             sentences=tuple(describe_turn(played)),
-            notes=played.text.notes,
+            notes=tuple(_comment(n) for n in played.text.notes),
             repairs=tuple(w.message for w in replay.warnings if w.turn == played.label),
         )
 

@@ -245,3 +245,11 @@ def test_hostile_record_with_the_real_svg_board():
     html = render_report_html(r)
     assert HOSTILE not in html
     check_html(html)
+
+
+def test_a_comment_is_shown_without_its_braces() -> None:
+    replay = replay_of("1.Bh11 {White: good luck} Bh2\n")
+    text = render_report_text(replay, turn_index=0)
+    html = render_report_html(replay, turn_index=0, board_svg="")
+    assert "Comment: White: good luck" in text and "{White" not in text
+    assert "White: good luck" in html and "{White" not in html
