@@ -163,6 +163,7 @@ class Mailer:
             options = rules.legal_actions(rules.begin_turn(pos))
             texts = sorted((format_action(a) for a in options), key=len)
             example = texts[0] if texts else "pass"
+        agreement = rules.ends_by_agreement(pos.ruleset)  # is 'offer end' in the help?
         body = letter(
             "invitation", game_title="Realm" if rules.name == "featured" else rules.title,
             first_hint=first_hint, example=example, player=p.name, referee=self.referee,
@@ -172,8 +173,8 @@ class Mailer:
             rules=describe_ruleset(pos.ruleset), board=render_text(pos, flip=p.flip),
             to_move=pos.to_move.title, token=p.token,
             clock=clock_lines(game, self.now(), with_settings=True, zone=self.zone(p.email)),
-            help=help_text(p.token, examples(pos), rules.mail_examples),
-            examples=examples(pos), notation=rules.mail_examples,
+            help=help_text(p.token, examples(pos), rules.mail_examples, agreement),
+            examples=examples(pos), notation=rules.mail_examples, agreement=agreement,
             rated="yes" if game.rated else "no: this game does not count for the ratings",
         )
         yours = " (your move)" if pos.to_move is p.side else ""

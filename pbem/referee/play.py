@@ -12,9 +12,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pbem.errors import Diagnostic, PbemError, Span
-from pbem.notation.format import format_turn
+from pbem.notation.format import entry_line, format_turn
 from pbem.notation.parse import parse_movetext
 from pbem.notation.syntax import EntryText, TurnText
+from pbem.notation.write import entry_of
 from pbem.records.replay import GameError, PlayedTurn, replay_turn
 from pbem.rules.game import GamePosition
 from pbem.rules.pieces import Side
@@ -52,7 +53,7 @@ def play_turn(
     stripped = text.strip()
     prefix = ""
     if not stripped[:1].isdigit():
-        prefix = f"{number}." if side is Side.WHITE else f"{number}..."
+        prefix = entry_line(*entry_of(number, side, ""))  # "7." or "7..."
     try:
         game = parse_movetext(prefix + stripped)
     except PbemError as exc:

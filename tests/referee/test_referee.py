@@ -162,6 +162,32 @@ def test_offer_end_is_refused_when_the_rules_do_not_allow_it(home: Path) -> None
     assert handled.outcome == "refused" and "agreement" in (handled.reason or "")
 
 
+def _help(table: Table) -> str:
+    assert table.send(table.white.reply("help")).outcome == "info"
+    return text_of(table.white.last)
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "medieval", "oriental", "modern", "original"])
+def test_a_game_that_cannot_end_by_agreement_neither_lists_nor_takes_offer_end(
+    home: Path, ruleset: str
+) -> None:
+    table = new_table(home, ruleset=ruleset)
+    invitation = text_of(table.white.inbox[0])
+    for text in (_help(table), invitation):
+        assert "offer draw" in text and "How to play by mail" in text
+        assert "offer end" not in text and "accept end" not in text, text
+    handled = table.send(table.white.reply("offer end"))
+    assert handled.outcome == "refused" and "agreement" in (handled.reason or "")
+    assert table.conn.execute("SELECT offer FROM games").fetchone()[0] is None
+
+
+def test_the_featured_game_lists_offer_end_where_its_rules_allow_it(table: Table) -> None:
+    invitation = text_of(table.white.inbox[0])
+    assert table.white.inbox[0]["X-Pbem-Kind"] == "invitation"
+    for text in (_help(table), invitation):
+        assert "offer end" in text and "accept end / decline end" in text
+
+
 def test_a_reply_without_tag_or_address_finds_the_game_by_references_but_needs_the_key(
     table: Table,
 ) -> None:

@@ -17,5 +17,8 @@ def cmd_help(unit: Unit, order: Order) -> None:
     if unit.game is None:
         unit.sections.append(("Help", help_text(token)))
         return
-    notation = game_of(unit.board).mail_examples  # each game's own notation
-    unit.sections.append(("Help", help_text(token, examples(unit.board), notation)))
+    rules = game_of(unit.board)  # each game's own notation, and its own endings
+    unit.sections.append(("Help", help_text(
+        token, examples(unit.board), rules.mail_examples,
+        rules.ends_by_agreement(unit.board.ruleset),
+    )))

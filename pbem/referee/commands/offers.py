@@ -22,9 +22,11 @@ def cmd_offer(unit: Unit, order: Order) -> None:
     me = unit.me
     if unit.over:
         raise Refusal("the game is over: there is nothing to offer or answer", order)
-    if what == "end" and not getattr(unit.board.ruleset, "end_by_agreement", True):
+    rules = game_of(unit.board)
+    if what == "end" and not rules.ends_by_agreement(unit.board.ruleset):
         raise Refusal(f"the rules in force ({unit.the_game.ruleset}) do not let a game end "
-                      "by agreement", order)
+                      "by agreement: it ends by its own rule, by resignation or by an agreed "
+                      "draw", order)
     words, noun = WORDS[what]
     mine, theirs = f"{what}:{me.letter}", f"{what}:{me.other.letter}"
     if verb == "offer":
@@ -45,7 +47,6 @@ def cmd_offer(unit: Unit, order: Order) -> None:
     if verb == "decline":
         unit.notices.append(f"{me.title} declines the offer of {noun}.")
         return
-    rules = game_of(unit.board)
     try:
         if what == "end":
             unit.position, unit.ended = rules.end_by_agreement(unit.board), "agreement"

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.notation.format import format_front_matter
+from pbem.notation.format import entry_line, format_front_matter
 from pbem.notation.parse import parse_game
+from pbem.notation.write import entries
 from pbem.records.replay import Replay, replay_game
 from pbem.records.rulesets import load_ruleset, preset_names
 from pbem.records.snapshot import dump_snapshot, load_snapshot
@@ -192,27 +193,15 @@ def stored_turns(conn: sqlite3.Connection, game_id: int) -> list[tuple[str, str]
 
 
 def movetext(turns: list[tuple[str, str]]) -> str:
-    """``7.W/B`` per line; set-up entries as ``1.Bh11 Bh2``; a lone Black turn as ``7...B``."""
-    lines: list[str] = []
-    pending: tuple[int, str] | None = None
-    for label, text in turns:
-        number, side = int(label[:-1]), label[-1]
-        if side == "w":
-            if pending is not None:
-                lines.append(f"{pending[0]}.{pending[1]}")
-            pending = (number, text)
-            continue
-        if pending is not None and pending[0] == number:
-            sep = " " if _PLACEMENT.match(pending[1]) and _PLACEMENT.match(text) else "/"
-            lines.append(f"{number}.{pending[1]}{sep}{text}")
-        else:
-            if pending is not None:
-                lines.append(f"{pending[0]}.{pending[1]}")
-            lines.append(f"{number}...{text}")
-        pending = None
-    if pending is not None:
-        lines.append(f"{pending[0]}.{pending[1]}")
-    return "\n".join(lines)
+    """``7.W/B`` per line; set-up entries as ``1.Bh11 Bh2``; a lone Black turn as ``7...B``
+    (numbered into entries as every record is: ``notation.write.entries``)."""
+    numbered = [(int(label[:-1]), SIDES[label[-1]], text) for label, text in turns]
+    return "\n".join(
+        entry_line(number, white, black,
+                   white is not None and black is not None
+                   and bool(_PLACEMENT.match(white) and _PLACEMENT.match(black)))
+        for number, white, black in entries(numbered)
+    )
 
 
 def record_text(
