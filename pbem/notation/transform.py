@@ -38,6 +38,7 @@ _SQUARE = re.compile(_SQ)
 _TWO = re.compile(rf"([PE])({_SQ})({_SQ})")
 _AT = re.compile(rf"([BPERS]|x[BE])({_SQ})([NESWU]?)")
 _EVENT = re.compile(rf"([x+]?)([BPE])({_SQ})([NESWU]?)")
+_PLACED_PAIR = re.compile(rf"(\d+)\.([BPE])({_SQ})[ \t]+([BPE])({_SQ}),")
 
 try:  # the C loader is several times faster where libyaml is present
     _YamlLoader: Any = yaml.CSafeLoader
@@ -228,6 +229,28 @@ class ToSyntax(Transformer):
         white = TurnText(tuple(moves), (), None, moves[0].span, None)
         black = c[1] if len(c) > 1 else None
         return EntryText(int(text[:dot]), white, black, True, Span(line, tok.column))
+
+    def placed_entry(self, c: list[Any]) -> EntryText:
+        """``1.Bh11 Bh2,`` (one token) and any notes: as ``entry`` reads the same."""
+        tok = c[0]
+        m = self._split(tok, _PLACED_PAIR)
+        line = tok.line + self.line_offset
+        col = tok.column
+        white_span, black_span = Span(line, col + m.start(2)), Span(line, col + m.start(4))
+        white = PlacementText(
+            m.group(2), SquareText(m.group(3), Span(line, col + m.start(3))), white_span
+        )
+        black = PlacementText(
+            m.group(4), SquareText(m.group(5), Span(line, col + m.start(5))), black_span
+        )
+        comma = Span(line, col + m.end() - 1)
+        return EntryText(
+            int(m.group(1)),
+            TurnText((white,), (), None, white_span, None),
+            TurnText((black,), tuple(c[1:]), comma, black_span, None),
+            False,
+            Span(line, col),
+        )
 
     def black_entry(self, c: list[Any]) -> EntryText:
         num = c[0]

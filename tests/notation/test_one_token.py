@@ -121,3 +121,30 @@ def test_a_broken_white_half_is_read_token_by_token(text, message, column):
         parse_movetext(text)
     assert message in caught.value.message
     assert caught.value.span.column == column
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1.Bh11 Bh2, 2.Be8 Be5,", "4.Pi10\tPg3, {White starts}", "1.Bh11 Bh2, (Figure 1) 2.Be8 Be5"],
+)
+def test_a_set_up_pair_and_its_comma_are_one_token_read_as_written_apart(text):
+    packed = parse_movetext(text).entries[0]
+    assert parser().lex(text).__next__().type == "PLACED_PAIR"
+    apart = parse_movetext(text.replace(".", ". ", 1).replace(",", " ,", 1)).entries[0]
+    assert packed == apart
+    assert packed.black.comma is not None
+    assert text[packed.black.comma.column - 1] == ","
+    for turn in (packed.white, packed.black):
+        (placement,) = turn.actions
+        assert text[placement.span.column - 1 :].startswith(placement.piece + placement.square.text)
+        assert text[placement.square.span.column - 1 :].startswith(placement.square.text)
+
+
+def test_after_a_set_up_pair_the_error_offers_only_what_can_follow():
+    """Token by token, LALR offered a move or '/' there too, which could not stand."""
+    with pytest.raises(NotationError) as caught:
+        parse_movetext("1.Bh11 Bh2, ,2.Be8")
+    assert caught.value.message == (
+        "unexpected ',': expected a move number like '7.' or a result (1-0, 0-1, 1/2-1/2, *)"
+    )
+    assert caught.value.span.column == 13
