@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from lark import Token, Transformer
 
-from pbem.errors import NotationError, RecordError, Span
+from pbem.errors import NotationError, RecordError, Span, new_span
 from pbem.notation.syntax import (
     EntryText,
     EventText,
@@ -52,7 +52,7 @@ class ToSyntax(Transformer):
         self.line_offset = line_offset
 
     def _span(self, tok: Token) -> Span:
-        return Span(tok.line + self.line_offset, tok.column)  # type: ignore[operator]
+        return new_span((tok.line + self.line_offset, tok.column, None, None))  # type: ignore[operator]
 
     # -- actions ---------------------------------------------------------------
     # An action or event is one token; the squares inside are found with the same
@@ -63,9 +63,8 @@ class ToSyntax(Transformer):
         return m
 
     def _sq_in(self, tok: Token, m: re.Match[str], group: int) -> SquareText:
-        return SquareText(
-            m.group(group), Span(tok.line + self.line_offset, tok.column + m.start(group))  # type: ignore[operator]
-        )
+        line = tok.line + self.line_offset  # type: ignore[operator]
+        return SquareText(m.group(group), new_span((line, tok.column + m.start(group), None, None)))
 
     def placement(self, c: list[Token]) -> PlacementText:
         tok = c[0]
@@ -99,35 +98,38 @@ class ToSyntax(Transformer):
         text: str, line: int, column: int, events: tuple[EventText, ...] | None
     ) -> MoveText:
         """The move written ``text`` (a MOVE or MOVE_EVENTS token's text) at ``column``."""
-        two = _TWO.fullmatch(text)
-        if two is not None:  # the common case, as fast as it was before longer moves
-            squares2 = (
-                SquareText(two.group(2), Span(line, column + 1)),
-                SquareText(two.group(3), Span(line, column + two.start(3))),
+        two = _TWO.match(text)  # the common case: two squares, maybe events after them
+        if two is not None and (two.end() == len(text) or text[two.end()] == "("):
+            end = two.end()
+            squares: tuple[SquareText, ...] | list[SquareText] = (
+                SquareText(two.group(2), new_span((line, column + 1, None, None))),
+                SquareText(two.group(3), new_span((line, column + two.start(3), None, None))),
             )
-            return MoveText(two.group(1), squares2, events, Span(line, column))
-        end = text.find("(")
-        if end >= 0:  # the event list is in the token
+            off = False
+        else:
+            end = text.find("(")
+            if end < 0:
+                end = len(text)
+            off = text.endswith("off", 0, end)
+            stop = end - 3 if off else end
+            squares = []
+            pos = 1
+            while pos < stop:
+                m = _SQUARE.match(text, pos, stop)
+                assert m is not None, text  # the lexer matched the same pattern
+                squares.append(SquareText(m.group(), new_span((line, column + pos, None, None))))
+                pos = m.end()
+            squares = tuple(squares)
+        if end < len(text):  # the event list is in the token
             events = tuple(
                 EventText(
-                    e.group(1), e.group(2), SquareText(e.group(3), Span(line, column + e.start(3))),
-                    e.group(4) or None, Span(line, column + e.start()),
+                    e.group(1), e.group(2),
+                    SquareText(e.group(3), new_span((line, column + e.start(3), None, None))),
+                    e.group(4) or None, new_span((line, column + e.start(), None, None)),
                 )
                 for e in _EVENT.finditer(text, end + 1)
             )
-        else:
-            end = len(text)
-        off = text.endswith("off", 0, end)
-        if off:
-            end -= 3
-        squares: list[SquareText] = []
-        pos = 1
-        while pos < end:
-            m = _SQUARE.match(text, pos, end)
-            assert m is not None, text  # the lexer matched the same pattern
-            squares.append(SquareText(m.group(), Span(line, column + pos)))
-            pos = m.end()
-        return MoveText(text[0], tuple(squares), events, Span(line, column), off)
+        return MoveText(text[0], squares, events, new_span((line, column, None, None)), off)
 
     def events(self, c: list[Any]) -> tuple[EventText, ...]:
         return tuple(e for e in c if isinstance(e, EventText))
