@@ -4,10 +4,10 @@ A frozen dataclass stores each field through ``object.__setattr__`` when it is m
 which costs four to six times a plain slot store; validating a game makes hundreds of
 such values (positions, moves, the squares as written), and that was a quarter of the
 rules' time and an eighth of the parse. ``quick`` gives a frozen, slotted dataclass a
-twin: a mutable dataclass with the same fields, defaults and slots. A value is built as
-the twin (plain stores) and then handed the frozen class, which the twin's identical
-slot layout allows. What comes out is an ordinary instance of the frozen class:
-assigning to it still raises ``FrozenInstanceError``, and equality, hashing, ``repr``,
+twin, a plain class with the same slots, and a ``__new__`` that stores the fields into
+a twin with plain stores and then hands it the frozen class (the identical slot layout
+allows that). What comes out is an ordinary instance of the frozen class: assigning to
+it still raises ``FrozenInstanceError``, and equality, hashing, ``repr``,
 ``dataclasses.replace``, copying and pickling behave as before.
 """
 
@@ -29,7 +29,8 @@ def quick(cls: type[T]) -> type[T]:
     if cls.__mro__ != (cls, object) or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: quick() takes no subclass and no __post_init__")
     names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
-    namespace: dict[str, Any] = {"_FACTORY": _FACTORY}
+    twin = type(f"{cls.__name__}Draft", (), {"__slots__": names})
+    namespace: dict[str, Any] = {"_FACTORY": _FACTORY, "_twin": twin, "_make": object.__new__}
     params, stores = [], []
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
         if not f.init:
@@ -44,22 +45,20 @@ def quick(cls: type[T]) -> type[T]:
         else:
             params.append(f.name)
         stores.append(f"    self.{f.name} = {f.name}")
-    # the twin's __init__ is the one dataclasses would write for a mutable class
-    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(stores or ["    pass"])
+    # what dataclasses writes as a mutable class's __init__, storing into the twin; then
+    # the value is handed the frozen class (the same slots: only what it is changes)
+    source = "\n".join(
+        [f"def __new__(klass, {', '.join(params)}):", "    self = _make(_twin)", *stores,
+         "    self.__class__ = klass", "    return self"]
+    )
     exec(source, namespace)  # our own text, made from the field names
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__name__}.__init__"  # what a wrong call names
-    twin = type(f"{cls.__name__}Draft", (), {"__slots__": names, "__init__": init})
-
-    def __new__(klass: type[T], *args: Any, **kwargs: Any) -> T:
-        value = twin(*args, **kwargs)
-        value.__class__ = klass  # the same slots: this only changes what the value is
-        return value  # type: ignore[return-value]
+    new = namespace["__new__"]
+    new.__qualname__ = f"{cls.__name__}.__new__"  # what a wrong call names
 
     def __reduce__(self: Any) -> tuple[Any, tuple[Any, ...]]:  # copy and pickle
         return cls, tuple(getattr(self, n) for n in names)
 
-    cls.__new__ = __new__  # type: ignore[assignment]
+    cls.__new__ = new  # type: ignore[assignment]
     cls.__init__ = object.__init__  # type: ignore[assignment,misc]  # __new__ made it
     cls.__reduce__ = __reduce__  # type: ignore[assignment,method-assign]
     return cls
