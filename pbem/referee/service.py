@@ -155,7 +155,8 @@ class Referee:
         if refused is not None:
             return refused, side.letter
         commit(unit)
-        what = ", ".join(t.label for t in unit.turns) or ", ".join(o.name for o in orders)
+        names = dict.fromkeys(o.name for o in orders)  # each once: 'if', not 'if, if, if'
+        what = ", ".join(t.label for t in unit.turns) or ", ".join(names)
         return Handled("accepted" if unit.changed else "info", what, game.id), side.letter
 
     def _player_mail(self, inc: Incoming, row: int, orders: list[Order],

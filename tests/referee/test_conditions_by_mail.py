@@ -277,6 +277,11 @@ def test_list_replace_cancel_and_sets_alone(table: Table) -> None:
     # while Black is to move, a set alone replaces the one that stood
     assert table.send(table.white.reply(second)).outcome == "accepted"
     assert "Pc9c12" in text_of(table.white.last)
+    # Black asking 'conditions' hears of his own (none), never of White's
+    assert table.send(table.black.reply("conditions")).outcome == "info"
+    assert "You have no conditional turns standing." in text_of(table.black.last)
+    assert "Pc9c12" not in text_of(table.black.last)
+    black_mails = {m["Message-ID"] for m in table.black.inbox}
     assert table.send(table.white.reply("conditions")).outcome == "info"
     listed = text_of(table.white.last)
     assert "  if Pc9c12 then Pi6j6(Bk5)" in listed and "Pd6d1" not in listed
