@@ -47,3 +47,22 @@ def test_medieval_pieces_off_the_board_are_shown_beside_it():
     assert root.get("viewBox") == "0 0 600 520"
     desc = root.find("svg:desc", NS)
     assert desc is not None and "Off the board:" in (desc.text or "")
+
+
+def test_a_modern_capture_shows_the_hq_placed_and_the_piece_dislodged():
+    from pathlib import Path
+
+    from pbem.records.reader import read_file
+    from pbem.records.validate import validate_source
+
+    root = Path(__file__).resolve().parents[2]
+    (source,) = list(read_file(root / "games" / "modern-example.realm"))
+    replay = validate_source(source).replay
+    first = replay.turns[0]  # 1w: Eb5b7(Bb8,xEa9),Pc4d4d6
+    root_el = ET.fromstring(render_svg(first.after, last=first))
+    events = {(el.get("class"), el.get("data-square")) for el in root_el.iter()
+              if (el.get("class") or "").startswith("event ")}
+    assert events == {("event hq placed", "b8"), ("event dislodged", "a9")}
+    quiet = replay.turns[1]  # 1b: two lines, no capture
+    root_el = ET.fromstring(render_svg(quiet.after, last=quiet))
+    assert not [el for el in root_el.iter() if (el.get("class") or "").startswith("event ")]

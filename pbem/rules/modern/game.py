@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from pbem.errors import Diagnostic, RuleError
 from pbem.rules.game import (
+    Mark,
     Phase,
     PieceMoves,
     PieceStyle,
@@ -332,6 +333,17 @@ class ModernGame(MoveTurnGame):
             what = "his Counter-Agent" if action.kind is Kind.POWER else "an Agent"
             return f"{side.title} placed {what} on {square_name(action.square)}"
         return f"{side.title} passed: no mobile piece of his can move"
+
+    def turn_marks(self, resolved: Resolved) -> tuple[Mark, ...]:
+        """The line's arrow, and its capture: the HQ placed on the Center (+) and the
+        enemy piece dislodged from it where it went (-)."""
+        marks = list(super().turn_marks(resolved))
+        for ev in resolved.events:
+            if isinstance(ev, HQPlaced):
+                marks.append(Mark("badge", (ev.square,), "hq placed", "+"))
+            elif isinstance(ev, Dislodged):
+                marks.append(Mark("badge", (ev.to,), "dislodged", "-"))
+        return tuple(marks)
 
     # -- the end --------------------------------------------------------------------------
     def score(self, position: Position) -> str:
