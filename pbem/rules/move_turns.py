@@ -17,13 +17,16 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pbem.errors import RuleError
 from pbem.rules.game import ActionRuleError, Game, Phase, Resolved
+from pbem.rules.geometry import SQUARE_NAMES, parse_square
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.repairs import resolve_with_repairs, square_at
+from pbem.rules.repairs import resolve_with_repairs, square_at, square_readings
 from pbem.rules.written import ActionText, MoveText, PassText, PlacementText, format_action
 
 P = TypeVar("P")
 S = TypeVar("S")
 
+#: a refusal names the refused piece's legal moves when there are at most this many
+ALTERNATIVES = 12
 _SINGLE = (
     "a placement or a pass is the whole turn: nothing else may be joined to it with a comma"
 )
@@ -175,6 +178,30 @@ class MoveTurnGame(Game):
             return state.done
         moves = state.moves if state.moves is not None else self.start_moves(state.start)
         return self.end_moves(moves)
+
+    def explain_refusal(
+        self, state: MoveTurn[Any, Any], text: ActionText, error: RuleError
+    ) -> tuple[str, tuple[str, ...]]:
+        """A refused move of a piece of the side to move names that piece's legal moves
+        now (when there are at most ``ALTERNATIVES``), or says it has none."""
+        if not isinstance(text, MoveText) or error.options or error.code.startswith("turn."):
+            return error.message, error.options
+        name = square_readings(text.frm)[0][0]
+        if name not in SQUARE_NAMES:
+            return error.message, ()
+        position = self.state_position(state)
+        piece = position.board[parse_square(name)]
+        if piece is None or piece.side is not position.to_move:
+            return error.message, ()
+        found = [
+            format_action(a) for a in self.legal_actions(state)
+            if isinstance(a, MoveText) and a.frm.text == name
+        ]
+        if not found:
+            return f"{error.message}; the piece on {name} has no legal move now", ()
+        if len(found) > ALTERNATIVES:
+            return error.message, ()
+        return error.message, tuple(found)
 
     def has_legal_turn(self, position: Any) -> bool:
         if position.phase is Phase.SETUP:

@@ -113,3 +113,38 @@ def test_registered_and_json_round_trip():
 def test_snapshot_round_trip_is_exact():
     position = Position(board=board_from(EXAMPLE, "a4"), supply=(7, 8), ply=5)
     assert GAME.position_from_snapshot(GAME.snapshot_data(position)) == position
+
+
+def _refusal(position, text):
+    state = GAME.begin_turn(position, [action(text)])
+    with pytest.raises(RuleError) as info:
+        GAME.resolve_action(state, action(text))
+    return state, GAME.explain_refusal(state, action(text), info.value)
+
+
+def test_a_refused_line_names_the_pieces_few_legal_lines():
+    """The Agent on a1 may only go up the a-file (to a7 it captures the b8 Realm): a
+    refused line of it offers the four, and each of them plays."""
+    position = Position(board=board_from("""
+    . . . E
+    . E E .
+    . . e e
+    E e E .
+    """))
+    state, (_message, options) = _refusal(position, "Ea1a12")
+    assert sorted(options) == ["Ea1a4", "Ea1a5", "Ea1a6", "Ea1a7(Bb8)"]
+    for option in options:
+        GAME.resolve_action(state, action(option))
+
+
+def test_many_lines_are_not_listed_and_an_immobile_piece_has_none():
+    start = GAME.initial(GAME.default_ruleset())
+    _state, (_message, options) = _refusal(start, "Eb5b12")
+    assert options == ()  # dozens of lines: the rule's words are enough
+    position = Position(board=board_from("""
+    e . .
+    E e .
+    . . .
+    """))
+    _state, (message, options) = _refusal(position, "Ea2a3")
+    assert options == () and message.endswith("; the piece on a2 has no legal move now")

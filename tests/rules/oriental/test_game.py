@@ -102,3 +102,41 @@ def test_snapshot_round_trip_is_exact():
     position = GAME.initial(rules)
     again = GAME.position_from_snapshot(GAME.snapshot_data(position))
     assert again == position
+
+
+def _refusal(position, text):
+    state = GAME.begin_turn(position, [action(text)])
+    with pytest.raises(RuleError) as info:
+        GAME.resolve_action(state, action(text))
+    return state, GAME.explain_refusal(state, action(text), info.value)
+
+
+def test_a_refused_move_names_the_pieces_legal_moves():
+    """Ee2e12 for the Emperor on e2: refused, and its seven legal moves offered; each of
+    them plays."""
+    start = GAME.initial(GAME.default_ruleset())
+    state, (message, options) = _refusal(start, "Ee2e12")
+    assert "Emperor" in message
+    assert sorted(options) == sorted(
+        ["Pe2e3", "Pe2e4", "Pe2f2", "Pe2g2", "Pe2e1", "Pe2d2", "Pe2c2"])
+    for option in options:
+        GAME.resolve_action(state, action(option))
+
+
+def test_no_alternatives_for_a_square_the_mover_has_no_piece_on():
+    start = GAME.initial(GAME.default_ruleset())
+    _state, (message, options) = _refusal(start, "Ea1a2")
+    assert options == () and message == "there is no piece on a1"
+    _state, (_message, options) = _refusal(start, "Ee11e10")  # Black's Emperor
+    assert options == ()
+
+
+def test_a_boxed_in_piece_is_said_to_have_no_move():
+    board = board_from("""
+    e e e
+    e E e
+    e e e
+    """, origin="d4")
+    position = Position(board=board)
+    _state, (message, options) = _refusal(position, "Ee5e7")
+    assert options == () and message.endswith("; the piece on e5 has no legal move now")
