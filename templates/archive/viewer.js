@@ -100,12 +100,12 @@
   function drawOff(counts) {
     var g = el("g", {id: "off-board", "font-size": 11, "text-anchor": "middle"}, board);
     var x = VIEW + STRIP / 2 - MARGIN / 2;
-    ["w", "b"].forEach(function (key, i) {
-      var n = counts[i], top = (key === "w") !== flipped, sign = top ? 1 : -1;
+    ["white", "black"].forEach(function (key, i) {  // the SVG's classes: "off white"
+      var n = counts[i], top = (key === "white") !== flipped, sign = top ? 1 : -1;
       var y = top ? MARGIN + 12 : VIEW - MARGIN - 12;
       var pile = el("g", {"class": "off " + key, "data-count": n,
-                          fill: key === "w" ? "#ffffff" : INK,
-                          stroke: key === "w" ? INK : "#f0f0f0"}, g);
+                          fill: key === "white" ? "#ffffff" : INK,
+                          stroke: key === "white" ? INK : "#f0f0f0"}, g);
       for (var k = 0; k < n; k++) {
         el("circle", {cx: x, cy: y + sign * (16 + k * 14), r: 6}, pile);
       }

@@ -267,7 +267,9 @@ def test_medieval_pieces_moved_off_stand_beside_the_board_and_step(
     page.goto((tmp_path / "site" / "games" / "medieval.html").as_uri())
 
     def shown() -> dict[str, int]:
-        return {cls: page.locator(f"#off-board g.off.{cls} circle").count() for cls in "wb"}
+        # the SVG board's classes ("off white", "off black")
+        return {cls[0]: page.locator(f"#off-board g.off.{cls} circle").count()
+                for cls in ("white", "black")}
 
     assert shown() == {"w": 0, "b": 0}
     page.keyboard.press("End")
