@@ -1,16 +1,31 @@
 """Writing a finished unit: its turns, record, offer, clock and result go to the store, and
 its news to the mailer (reports, notices, the private answer, results), in the caller's
-transaction. Mail, ``pbem tick`` (a forfeit) and the operator (an adjudication) share it."""
+transaction. Mail, ``pbem tick`` (a forfeit) and the operator (an adjudication) share it.
+A refused unit writes nothing but its refusal (``refused``)."""
 
 from __future__ import annotations
 
 from pbem.notation.format import format_turn
 from pbem.notation.syntax import TurnText
 from pbem.referee.mailer import END_WORDS, NOTED_ENDS
+from pbem.referee.refusal import Refusal
 from pbem.referee.store import conditions, games
 from pbem.referee.store.games import load_game, record_text
 from pbem.referee.unit import Unit
 from pbem.rules.registry import game_of
+
+
+def refused(unit: Unit, refusal: Refusal) -> str:
+    """Tell the sender why his mail was refused (a game's refusal goes in its log too); the
+    reason as logged. The caller has undone whatever the mail's commands did."""
+    inc, row = unit.inc, unit.row
+    assert inc is not None and row is not None
+    if unit.game is None:
+        unit.mailer.refuse_address(inc, row, refusal.reason, token=unit.token, verb="not done")
+        return refusal.reason
+    unit.mailer.refusal(inc, row, unit.game, unit.player, refusal)
+    games.log(unit.conn, unit.game.id, "refused", f"{unit.player.title}: {refusal.logged}")
+    return refusal.logged
 
 
 def commit(unit: Unit) -> None:

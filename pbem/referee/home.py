@@ -63,6 +63,11 @@ class Config:
     def domain(self) -> str:
         return self.address.rsplit("@", 1)[1] if "@" in self.address else "localhost"
 
+    def is_own(self, email: str) -> bool:
+        """Whether ``email`` is the referee's own address (or a plus-address of it)."""
+        local, _, domain = email.partition("@")
+        return domain == self.domain and local.split("+")[0] == self.local_part
+
 
 def home_path(explicit: str | None = None) -> Path:
     return Path(explicit or os.environ.get("PBEM_HOME") or DEFAULT_HOME)

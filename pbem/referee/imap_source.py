@@ -45,6 +45,7 @@ from types import TracebackType
 from typing import Any, Literal
 
 from pbem.errors import PbemError
+from pbem.referee.store import imap as imap_marks
 
 TlsMode = Literal["ssl", "starttls", "none"]
 TLS_MODES: tuple[TlsMode, ...] = ("ssl", "starttls", "none")
@@ -60,17 +61,6 @@ _KEYS = (
     "host", "port", "user", "password", "password_env", "folder", "tls", "ca_file",
     "verify", "handled_flag", "move_to", "timeout",
 )
-
-STATE_TABLE = """
-CREATE TABLE IF NOT EXISTS imap_state(
-    account TEXT NOT NULL,
-    folder TEXT NOT NULL,
-    uidvalidity INTEGER NOT NULL,
-    last_uid INTEGER NOT NULL,
-    PRIMARY KEY (account, folder, uidvalidity)
-)
-"""
-
 
 def _config_error(key: str, message: str) -> PbemError:
     return PbemError(f"config.yaml: imap.{key}: {message}", code="config.imap")
@@ -263,8 +253,7 @@ class ImapSource:
         self._session: ImapSession | None = None
 
     def __enter__(self) -> ImapSession:
-        self.db.execute(STATE_TABLE)
-        self.db.commit()
+        imap_marks.ensure_marks(self.db)
         imap = connect(self.settings)
         try:
             self._session = ImapSession(self.settings, self.db, imap)
@@ -470,11 +459,8 @@ class ImapSession:
 
     def last_handled(self) -> int | None:
         """The mark for this folder and UIDVALIDITY, or None when there is none yet."""
-        row = self.db.execute(
-            "SELECT last_uid FROM imap_state WHERE account = ? AND folder = ? AND uidvalidity = ?",
-            (self.settings.account, self.folder, self.uidvalidity),
-        ).fetchone()
-        return None if row is None else int(row[0])
+        return imap_marks.last_uid(self.db, self.settings.account, self.folder,
+                                   self.uidvalidity)
 
     def key(self, uid: int) -> str:
         return f"{self.folder}:{self.uidvalidity}:{uid}"
@@ -535,13 +521,8 @@ class ImapSession:
             return  # not from the last poll: flagged, and the next poll will see the rest
         mark = min(self._open) - 1 if self._open else self._polled_up_to
         if mark > 0:
-            with self.db:
-                self.db.execute(
-                    "INSERT INTO imap_state(account, folder, uidvalidity, last_uid) "
-                    "VALUES (?, ?, ?, ?) ON CONFLICT(account, folder, uidvalidity) "
-                    "DO UPDATE SET last_uid = max(last_uid, excluded.last_uid)",
-                    (self.settings.account, self.folder, self.uidvalidity, mark),
-                )
+            imap_marks.raise_mark(self.db, self.settings.account, self.folder,
+                                  self.uidvalidity, mark)
 
     def _move(self, uid: int) -> None:
         target = quote(self.settings.move_to or "")

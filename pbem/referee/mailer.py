@@ -360,6 +360,15 @@ class Mailer:
                                    "Realm referee: this address plays no game", body, inc=inc,
                                    auto="auto-replied"), row)
 
+    def stranger(self, inc: Incoming, row: int) -> None:
+        """Mail from an address that plays no game: answered politely, never acted on; with
+        ``open_registration`` the answer carries a new key for the address (only its owner
+        reads it) for player-level commands."""
+        if self.options.open_registration and "@" in inc.sender:
+            self.welcome(inc, row, accounts.ensure_account(self.conn, inc.sender))
+        else:
+            self.unknown(inc, row)
+
     def welcome(self, inc: Incoming, row: int, token: str) -> None:
         body = letter("welcome", referee=self.referee, sender=inc.sender, token=token)
         self.queue(self.to_address("welcome", inc.sender,

@@ -34,7 +34,8 @@ from pbem.referee.faults import fault_point
 from pbem.referee.home import Config, SmtpSettings
 from pbem.referee.limits import Limits, load_limits
 from pbem.referee.retry import ConnectFailed, Verdict, judge, retry_delay
-from pbem.referee.store import transaction
+from pbem.referee.store import games, mail, transaction
+from pbem.referee.store import outbox as store_outbox
 
 #: a claim older than this is taken over even if its process may still be alive
 STALE_CLAIM_SECONDS = 600.0
@@ -77,44 +78,24 @@ def claim(conn: sqlite3.Connection, limit: int | None = None,
     queued ones with ``everything``), and dead claims."""
     me, now = _me(), time.time()
     with transaction(conn):
-        rows = conn.execute(
-            "SELECT id, claimed_by, claimed_at, status, next_attempt_at FROM outbox "
-            "WHERE status IN ('queued', 'sending') ORDER BY id"
-        ).fetchall()
         ids = [
-            r["id"] for r in rows
+            r["id"] for r in store_outbox.waiting(conn)
             if (r["status"] == "queued" and (everything or (r["next_attempt_at"] or 0) <= now))
             or (r["status"] == "sending" and _claim_is_dead(r["claimed_by"], r["claimed_at"]))
         ]
         if limit is not None:
             ids = ids[:limit]
-        for i in ids:
-            conn.execute(
-                "UPDATE outbox SET status = 'sending', claimed_by = ?, claimed_at = ?, "
-                "attempts = attempts + 1 WHERE id = ?",
-                (me, now, i),
-            )
+        store_outbox.claim(conn, ids, me, now)
     if not ids:
         return []
-    marks = ",".join("?" * len(ids))
-    return conn.execute(
-        "SELECT id, message_id, recipient, raw, kind, game_id, attempts FROM outbox "
-        f"WHERE id IN ({marks}) ORDER BY id",
-        ids,
-    ).fetchall()
+    return store_outbox.mails(conn, ids)
 
 
 def _mark_sent(conn: sqlite3.Connection, sent: list[int]) -> None:
     if not sent:
         return
-    now = time.time()
     with transaction(conn):
-        for i in sent:
-            conn.execute(
-                "UPDATE outbox SET status = 'sent', sent_at = ?, last_error = NULL, "
-                "claimed_by = NULL WHERE id = ?",
-                (now, i),
-            )
+        store_outbox.mark_sent(conn, sent, time.time())
 
 
 def _mark_failed(conn: sqlite3.Connection, config: Config, limits: Limits,
@@ -127,28 +108,18 @@ def _mark_failed(conn: sqlite3.Connection, config: Config, limits: Limits,
         for row, verdict in failed:
             attempts = int(row["attempts"])
             if not verdict.permanent and attempts < limits.delivery_attempts:
-                conn.execute(
-                    "UPDATE outbox SET status = 'queued', last_error = ?, claimed_by = NULL, "
-                    "next_attempt_at = ? WHERE id = ?",
-                    (verdict.words, now + retry_delay(attempts, limits), row["id"]),
-                )
+                store_outbox.requeue(conn, row["id"], verdict.words,
+                             now + retry_delay(attempts, limits))
                 result.failed += 1
                 result.errors.append(f"{row['recipient']}: {verdict.words}")
                 continue
             words = verdict.words if verdict.permanent else (
                 f"gave up after {attempts} attempts: {verdict.words}")
-            conn.execute(
-                "UPDATE outbox SET status = 'failed', last_error = ?, claimed_by = NULL "
-                "WHERE id = ?",
-                (words, row["id"]),
-            )
+            store_outbox.give_up(conn, row["id"], words)
             said = f"the {row['kind']} mail to {row['recipient']} was not delivered: {words}"
             result.given_up.append(said)
             if row["game_id"] is not None:
-                conn.execute(
-                    "INSERT INTO game_log (game_id, at, kind, text) VALUES (?, ?, ?, ?)",
-                    (row["game_id"], now, "delivery-failed", said),
-                )
+                games.log(conn, row["game_id"], "delivery-failed", said, at=now)
             if limits.operator and row["kind"] != "operator":
                 _tell_operator(conn, config, limits.operator, row, said)
 
@@ -163,12 +134,8 @@ def _tell_operator(conn: sqlite3.Connection, config: Config, operator: str,
     out = Outgoing("operator", operator, f"Realm referee: {game}a mail was not delivered",
                    text, game_id=row["game_id"])
     message_id = new_message_id(config, row["game_id"])
-    conn.execute(
-        "INSERT INTO outbox (message_id, game_id, recipient, kind, raw, created_at) "
-        "VALUES (?, ?, ?, 'operator', ?, ?)",
-        (message_id, row["game_id"], operator, build_mail(config, out, message_id),
-         time.time()),
-    )
+    mail.queue(conn, message_id, row["game_id"], None, None, operator, "operator",
+               build_mail(config, out, message_id))
 
 
 class MaildirSink:
@@ -302,8 +269,5 @@ def deliver(conn: sqlite3.Connection, config: Config, outbox_path: Path,
     return result
 
 
-def _sent_ids(conn: sqlite3.Connection, rows: list[sqlite3.Row]) -> set[int]:
-    marks = ",".join("?" * len(rows))
-    return {r[0] for r in conn.execute(
-        f"SELECT id FROM outbox WHERE status = 'sent' AND id IN ({marks})",
-        [r["id"] for r in rows])}
+def _sent_ids(conn: sqlite3.Connection, claimed: list[sqlite3.Row]) -> set[int]:
+    return store_outbox.sent_among(conn, [r["id"] for r in claimed])

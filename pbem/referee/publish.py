@@ -23,6 +23,7 @@ from pbem.notation.format import format_front_matter
 from pbem.referee.club_ratings import club_ratings
 from pbem.referee.home import Config, ConfigError
 from pbem.referee.options import rating_settings
+from pbem.referee.store import site as store_site
 from pbem.referee.store.games import GameNotFound
 from pbem.render.live_site import PAGE, publish_game, publish_ratings, published, site_lock
 from pbem.render.ratings import sections
@@ -110,18 +111,10 @@ class PublicGame:
 
 def public_game(conn: sqlite3.Connection, config: Config, game_id: int) -> PublicGame:
     """One game's public record: full front matter, display names, no address anywhere."""
-    row = conn.execute(
-        "SELECT id, name, record, status, result, created_at, updated_at, finished_at, "
-        "rated FROM games "
-        "WHERE id = ?", (game_id,),
-    ).fetchone()
+    row = store_site.public_row(conn, game_id)
     if row is None:
         raise GameNotFound(f"there is no game {game_id}")
-    players = {
-        r["side"]: (r["email"], r["name"])
-        for r in conn.execute("SELECT side, email, name FROM players WHERE game_id = ?",
-                              (game_id,))
-    }
+    players = store_site.players(conn, game_id)
     names = {
         side: display_name(players[side][1], players[side][0], title)
         for side, title in (("w", "White"), ("b", "Black"))
@@ -147,10 +140,6 @@ def public_game(conn: sqlite3.Connection, config: Config, game_id: int) -> Publi
     return PublicGame(int(row["id"]), text, str(row["status"]))
 
 
-def game_ids(conn: sqlite3.Connection) -> list[int]:
-    return [int(r[0]) for r in conn.execute("SELECT id FROM games ORDER BY id")]
-
-
 def sync_site(conn: sqlite3.Connection, config: Config, site: SiteSettings) -> int:
     """Rewrite the page of each game whose sources changed, and the index; how many.
     Only those games are replayed: the others' rows come from the site's own state."""
@@ -162,11 +151,7 @@ def source_fingerprints(conn: sqlite3.Connection, config: Config) -> dict[int, s
     """game id -> a fingerprint of everything its public record is made from (the game's
     row, its players' names, the event): one query, no record parsed, so a run that
     changed one game of a thousand only looks at that one."""
-    rows = conn.execute(
-        "SELECT g.id, g.name, g.record, g.status, g.result, g.created_at, g.updated_at, "
-        "g.rated, (SELECT group_concat(p.side || ':' || p.email || ':' || p.name, '|') "
-        "FROM players p WHERE p.game_id = g.id) AS who FROM games g ORDER BY g.id"
-    ).fetchall()
+    rows = store_site.page_sources(conn)
     event = event_name(config)
     out = {}
     for r in rows:

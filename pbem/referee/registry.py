@@ -14,6 +14,7 @@ from typing import Literal
 
 from pbem.referee.orders import Order
 from pbem.referee.refusal import Refusal
+from pbem.referee.store import savepoint
 from pbem.referee.unit import Unit
 
 Scope = Literal["game", "player", "any"]
@@ -69,6 +70,23 @@ def find(name: str) -> Command:
 def player_level(name: str) -> bool:
     """Whether the command is about the sender rather than a game."""
     return COMMANDS[name].scope == "player"
+
+
+def about_sender(orders: list[Order]) -> bool:
+    """Whether a mail is about its sender rather than a game: a player command in it, and
+    no game command (``help`` may go with either)."""
+    return any(player_level(o.name) for o in orders) and all(
+        find(o.name).scope != "game" for o in orders)
+
+
+def run_mail(unit: Unit, orders: list[Order]) -> None:
+    """Every command of a mail, then a game's finishers, in one savepoint: when one refuses
+    (``Refusal``, raised on), none of them happened."""
+    with savepoint(unit.conn, "orders"):
+        for order in orders:
+            run(unit, order)
+        if unit.game is not None:
+            finish(unit)
 
 
 def run(unit: Unit, order: Order) -> None:

@@ -16,15 +16,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pbem.errors import PbemError
 from pbem.referee import commands, registry
 from pbem.referee.clock import ClockSettings
-from pbem.referee.commit import commit
+from pbem.referee.commit import commit, refused
 from pbem.referee.faults import fail_mail, fault_point
 from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming, read_message
 from pbem.referee.keys import check_game_key, check_player_key, named_game
-from pbem.referee.labels import label_problem
 from pbem.referee.limits import once_each
 from pbem.referee.mailer import Mailer
 from pbem.referee.now import Now, system_now
@@ -60,19 +58,10 @@ class Referee:
                  white_name: str | None = None, black_name: str | None = None,
                  clock: ClockSettings | None = None, *, rated: bool | None = None) -> int:
         """A new game (rated as the config says unless ``rated`` says otherwise)."""
-        for what, label in (("the game's name", name), ("White's name", white_name),
-                            ("Black's name", black_name)):
-            problem = None if label is None else label_problem(label)
-            if problem is not None:
-                raise PbemError(f"{what} {label!r} {problem}", code="game.name")
         with transaction(self.conn):
             return start_game(self.conn, self.mailer, self.now(), white, black, ruleset, name,
                               white_name, black_name, clock,
                               rated=self.options.rated if rated is None else rated)
-
-    def unit(self, email: str, now: datetime, inc: Incoming | None = None,
-             row: int | None = None) -> Unit:
-        return Unit(self.conn, self.config, self.options, self.mailer, now, email, inc, row)
 
     def game_unit(self, game: Game, side: Side, now: datetime, inc: Incoming | None = None,
                   row: int | None = None) -> Unit:
@@ -86,7 +75,7 @@ class Referee:
             fail_mail(raw)
             inc = read_message(raw)
         except Exception as exc:
-            self._record_failure("sha256:" + hashlib.sha256(raw).hexdigest(), exc)
+            mail.record_failure(self.conn, "sha256:" + hashlib.sha256(raw).hexdigest(), exc)
             raise
         arrived = self.now()  # before waiting for the lock: the arrival time, for lateness
         try:
@@ -100,28 +89,20 @@ class Referee:
                                  handled.game_id, side)
                 fault_point("before-commit")
         except Exception as exc:
-            self._record_failure(inc.message_id, exc)
+            mail.record_failure(self.conn, inc.message_id, exc)
             raise
         fault_point("after-commit")
         return handled
 
-    def _record_failure(self, message_id: str, exc: Exception) -> None:
-        """Keep why a message could not be handled (its own transaction; best effort)."""
-        try:
-            with transaction(self.conn):
-                mail.add_failure(self.conn, message_id, f"{type(exc).__name__}: {exc}")
-        except (sqlite3.Error, PbemError):
-            pass
-
     def _decide(self, inc: Incoming, row: int, now: datetime) -> tuple[Handled, str | None]:
+        """Find the mail's unit (a game of the sender's, or the sender), run its commands and
+        write it; or answer why there is none."""
         if inc.automatic:
             return Handled("ignored", f"never answered: {inc.automatic}"), None
-        local, _, domain = inc.sender.partition("@")
-        if domain == self.config.domain and local.split("+")[0] == self.config.local_part:
+        if self.config.is_own(inc.sender):
             return Handled("ignored", "mail from the referee's own address"), None
         orders = once_each(find_orders(inc.subject, inc.body.lines))
-        if any(registry.player_level(o.name) for o in orders) and all(
-                registry.find(o.name).scope != "game" for o in orders):
+        if registry.about_sender(orders):
             return self._player_mail(inc, row, orders, now), None
         game = named_game(self.conn, inc)
         if game is None and not games.plays_any(self.conn, inc.sender):
@@ -149,11 +130,9 @@ class Referee:
             if not orders:
                 raise Refusal("no orders found in your mail: write your turn (or a command) on "
                               "a line of its own, above or below any quoted text")
+            registry.run_mail(unit, orders)
         except Refusal as refusal:
-            return self._refused(unit, refusal), side.letter
-        refused = self._run(unit, orders)
-        if refused is not None:
-            return refused, side.letter
+            return Handled("refused", refused(unit, refusal), game.id), side.letter
         commit(unit)
         names = dict.fromkeys(o.name for o in orders)  # each once: 'if', not 'if, if, if'
         what = ", ".join(t.label for t in unit.turns) or ", ".join(names)
@@ -164,51 +143,19 @@ class Referee:
         """Mail about the sender rather than a game: it needs one of his keys."""
         if not accounts.known_address(self.conn, inc.sender):
             return self._stranger(inc, row)
-        unit = self.unit(inc.sender, now, inc, row)
-        unit.token = accounts.ensure_account(self.conn, inc.sender)
+        token = accounts.ensure_account(self.conn, inc.sender)
+        unit = Unit(self.conn, self.config, self.options, self.mailer, now, inc.sender, inc, row,
+                    token=token)
         try:
-            check_player_key(self.conn, inc, unit.token)
+            check_player_key(self.conn, inc, token)
+            self.mailer.proven_key = True
+            registry.run_mail(unit, orders)
         except Refusal as refusal:
-            return self._refused(unit, refusal)
-        self.mailer.proven_key = True
-        refused = self._run(unit, orders)
-        if refused is not None:
-            return refused
+            return Handled("refused", refused(unit, refusal))
         if unit.sections:
-            self.mailer.answer(inc, row, unit.token, unit.sections)
+            self.mailer.answer(inc, row, token, unit.sections)
         return Handled("accepted" if unit.changed else "info", ", ".join(o.name for o in orders))
 
-    def _run(self, unit: Unit, orders: list[Order]) -> Handled | None:
-        """Every command of the mail, in one savepoint: one refusal and none happened."""
-        self.conn.execute("SAVEPOINT orders")
-        try:
-            for order in orders:
-                registry.run(unit, order)
-            if unit.game is not None:
-                registry.finish(unit)
-        except Refusal as refusal:
-            self.conn.execute("ROLLBACK TO orders")
-            self.conn.execute("RELEASE orders")
-            return self._refused(unit, refusal)
-        self.conn.execute("RELEASE orders")
-        return None
-
-    def _refused(self, unit: Unit, refusal: Refusal) -> Handled:
-        inc, row = unit.inc, unit.row
-        assert inc is not None and row is not None
-        if unit.game is None:
-            self.mailer.refuse_address(inc, row, refusal.reason, token=unit.token,
-                                       verb="not done")
-            return Handled("refused", refusal.reason)
-        self.mailer.refusal(inc, row, unit.game, unit.player, refusal)
-        games.log(self.conn, unit.game.id, "refused", f"{unit.player.title}: {refusal.logged}")
-        return Handled("refused", refusal.logged, unit.game.id)
-
     def _stranger(self, inc: Incoming, row: int) -> Handled:
-        """Answered politely, never acted on; with ``open_registration`` the answer carries
-        a new key for the address (only its owner reads it) for player-level commands."""
-        if self.options.open_registration and "@" in inc.sender:
-            self.mailer.welcome(inc, row, accounts.ensure_account(self.conn, inc.sender))
-        else:
-            self.mailer.unknown(inc, row)
+        self.mailer.stranger(inc, row)
         return Handled("unknown-sender", f"{inc.sender or 'no sender'} plays no game")

@@ -61,8 +61,9 @@ def _game_id(text: str) -> int:
 
 
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
-    from pbem.referee.publish import game_ids, public_game, slug
+    from pbem.referee.publish import public_game, slug
     from pbem.referee.store.games import GameNotFound
+    from pbem.referee.store.site import game_ids
 
     if args.all == (args.game is not None):
         raise UsageError("name one GAME, or --all")

@@ -115,12 +115,11 @@ class ImapMessageSource:
     """
 
     def __init__(self, imap_config: Any, db_path: Path):
-        import sqlite3
-
         from pbem.referee.imap_source import ImapSettings, ImapSource
+        from pbem.referee.store.imap import open_marks
 
         settings = ImapSettings.from_config(imap_config)
-        self._db = sqlite3.connect(db_path, timeout=60)
+        self._db = open_marks(db_path)
         self._source = ImapSource(settings, self._db)
         try:
             self._session = self._source.__enter__()

@@ -1,6 +1,6 @@
-"""Starting a game: its players and their keys stored, its clock started (with both
-players' vacations booked already), both players invited. ``pbem new`` and an accepted
-challenge share it, inside the caller's transaction."""
+"""Starting a game: its names checked, its players and their keys stored, its clock
+started (with both players' vacations booked already), both players invited. ``pbem new``
+and an accepted challenge share it, inside the caller's transaction."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import sqlite3
 from datetime import datetime
 from typing import Any
 
+from pbem.errors import PbemError
 from pbem.referee import clock
 from pbem.referee.clock import ClockSettings
+from pbem.referee.labels import label_problem
 from pbem.referee.mailer import Mailer
 from pbem.referee.secrets_scheme import new_token
 from pbem.referee.store import accounts, games
@@ -23,6 +25,11 @@ def start_game(
     black_name: str | None = None, settings: ClockSettings | None = None, *,
     rated: bool = True,
 ) -> int:
+    for what, label in (("the game's name", name), ("White's name", white_name),
+                        ("Black's name", black_name)):
+        problem = None if label is None else label_problem(label)
+        if problem is not None:
+            raise PbemError(f"{what} {label!r} {problem}", code="game.name")
     w, b = white.strip().lower(), black.strip().lower()
     players = [  # the name given, else the one the player chose by mail, else the address
         Player(Side.WHITE, w, white_name or accounts.display_name_of(conn, w) or white.strip(),

@@ -1,6 +1,8 @@
 """The referee's SQLite store, and every SQL statement the referee runs: ``schema``
-(connection, migrations, transactions), ``games``, ``mail`` (messages and the outbox's
-rows), ``accounts`` (keys, vacations, digests, observers, challenges), ``rollbacks``."""
+(connection, migrations, transactions, savepoints), ``games``, ``mail`` (messages,
+failures, queued replies), ``accounts`` (keys, vacations, digests, observers,
+challenges), ``rollbacks``, ``conditions``, ``outbox`` (the rows delivery claims and
+marks), ``site`` (what export and the live site read), ``imap`` (the IMAP marks)."""
 
 from pbem.referee.store.schema import (
     BUSY_TIMEOUT_MS,
@@ -9,8 +11,9 @@ from pbem.referee.store.schema import (
     applied_migrations,
     connect,
     migrate,
+    savepoint,
     transaction,
 )
 
 __all__ = ["BUSY_TIMEOUT_MS", "MIGRATIONS", "StoreError", "applied_migrations", "connect",
-           "migrate", "transaction"]
+           "migrate", "savepoint", "transaction"]

@@ -343,10 +343,11 @@ def start_clock(conn: sqlite3.Connection, game_id: int, settings: ClockSettings,
     )
 
 
-def log(conn: sqlite3.Connection, game_id: int, kind: str, text: str) -> None:
-    """A line of the game's log (``pbem show --log``)."""
+def log(conn: sqlite3.Connection, game_id: int, kind: str, text: str, *,
+        at: float | None = None) -> None:
+    """A line of the game's log (``pbem show --log``), made now or ``at``."""
     conn.execute("INSERT INTO game_log (game_id, at, kind, text) VALUES (?, ?, ?, ?)",
-                 (game_id, time.time(), kind, text))
+                 (game_id, time.time() if at is None else at, kind, text))
 
 
 # -- finding games ---------------------------------------------------------------------------

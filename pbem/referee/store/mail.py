@@ -6,6 +6,9 @@ from __future__ import annotations
 import sqlite3
 import time
 
+from pbem.errors import PbemError
+from pbem.referee.store.schema import transaction
+
 
 def handled_before(conn: sqlite3.Connection, message_id: str, mail_digest: str) -> bool:
     """Whether this very mail was handled (not refused) before: the same Message-ID *and*
@@ -41,6 +44,16 @@ def set_outcome(conn: sqlite3.Connection, row: int, outcome: str, reason: str | 
 def add_failure(conn: sqlite3.Connection, message_id: str, error: str) -> None:
     conn.execute("INSERT INTO failures (message_id, at, error) VALUES (?, ?, ?)",
                  (message_id, time.time(), error))
+
+
+def record_failure(conn: sqlite3.Connection, message_id: str, exc: Exception) -> None:
+    """Keep why a message could not be handled, in a transaction of its own; best effort:
+    a store that cannot take it either leaves the caller's error to be told."""
+    try:
+        with transaction(conn):
+            add_failure(conn, message_id, f"{type(exc).__name__}: {exc}")
+    except (sqlite3.Error, PbemError):
+        pass
 
 
 def queue(conn: sqlite3.Connection, message_id: str, game_id: int | None, side: str | None,

@@ -396,3 +396,18 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
         raise StoreError(f"cannot commit to the store: {exc}") from None
+
+
+@contextlib.contextmanager
+def savepoint(conn: sqlite3.Connection, name: str) -> Iterator[sqlite3.Connection]:
+    """A part of the caller's transaction that an exception undoes alone (and re-raises):
+    the rest of the transaction stands."""
+    conn.execute(f"SAVEPOINT {name}")
+    try:
+        yield conn
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):  # an error may have ended the transaction
+            conn.execute(f"ROLLBACK TO {name}")
+            conn.execute(f"RELEASE {name}")
+        raise
+    conn.execute(f"RELEASE {name}")

@@ -1,0 +1,49 @@
+"""The IMAP source's marks (``imap_source``): per account, folder and UIDVALIDITY, the
+highest UID below which every message is done with. They live in the store's database
+but over a connection of their own, so that a mark never commits the referee's work."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+STATE_TABLE = """
+CREATE TABLE IF NOT EXISTS imap_state(
+    account TEXT NOT NULL,
+    folder TEXT NOT NULL,
+    uidvalidity INTEGER NOT NULL,
+    last_uid INTEGER NOT NULL,
+    PRIMARY KEY (account, folder, uidvalidity)
+)
+"""
+
+
+def open_marks(db_path: Path) -> sqlite3.Connection:
+    """The marks' own connection to the store's database."""
+    return sqlite3.connect(db_path, timeout=60)
+
+
+def ensure_marks(db: sqlite3.Connection) -> None:
+    """The marks' table, made when it is missing (committed at once)."""
+    db.execute(STATE_TABLE)
+    db.commit()
+
+
+def last_uid(db: sqlite3.Connection, account: str, folder: str, uidvalidity: int) -> int | None:
+    row = db.execute(
+        "SELECT last_uid FROM imap_state WHERE account = ? AND folder = ? AND uidvalidity = ?",
+        (account, folder, uidvalidity),
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def raise_mark(db: sqlite3.Connection, account: str, folder: str, uidvalidity: int,
+               mark: int) -> None:
+    """Move the mark up to ``mark`` (never down), committed at once."""
+    with db:
+        db.execute(
+            "INSERT INTO imap_state(account, folder, uidvalidity, last_uid) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT(account, folder, uidvalidity) "
+            "DO UPDATE SET last_uid = max(last_uid, excluded.last_uid)",
+            (account, folder, uidvalidity, mark),
+        )

@@ -1,0 +1,38 @@
+"""What ``pbem export`` and the live site read of the games: a game's public row and its
+players, every game's id, and the sources of each game's page in one query (``publish``
+turns them into public records and fingerprints; no address leaves that module)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+
+def public_row(conn: sqlite3.Connection, game_id: int) -> sqlite3.Row | None:
+    """A game's row as a public record needs it, or None when there is no such game."""
+    row: sqlite3.Row | None = conn.execute(
+        "SELECT id, name, record, status, result, created_at, updated_at, finished_at, "
+        "rated FROM games WHERE id = ?", (game_id,),
+    ).fetchone()
+    return row
+
+
+def players(conn: sqlite3.Connection, game_id: int) -> dict[str, tuple[str, str | None]]:
+    """side letter -> (address, name) of a game's players."""
+    return {
+        r["side"]: (r["email"], r["name"])
+        for r in conn.execute("SELECT side, email, name FROM players WHERE game_id = ?",
+                              (game_id,))
+    }
+
+
+def game_ids(conn: sqlite3.Connection) -> list[int]:
+    return [int(r[0]) for r in conn.execute("SELECT id FROM games ORDER BY id")]
+
+
+def page_sources(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    """Every game's row and its players' sides, addresses and names (``who``), by id."""
+    return conn.execute(
+        "SELECT g.id, g.name, g.record, g.status, g.result, g.created_at, g.updated_at, "
+        "g.rated, (SELECT group_concat(p.side || ':' || p.email || ':' || p.name, '|') "
+        "FROM players p WHERE p.game_id = g.id) AS who FROM games g ORDER BY g.id"
+    ).fetchall()
