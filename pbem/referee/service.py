@@ -95,8 +95,7 @@ class Referee:
         return handled
 
     def _decide(self, inc: Incoming, row: int, now: datetime) -> tuple[Handled, str | None]:
-        """Find the mail's unit (a game of the sender's, or the sender), run its commands and
-        write it; or answer why there is none."""
+        """Find the mail's unit (a game of the sender's, or the sender) and run it, or refuse."""
         if inc.automatic:
             return Handled("ignored", f"never answered: {inc.automatic}"), None
         if self.config.is_own(inc.sender):
