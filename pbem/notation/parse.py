@@ -24,6 +24,7 @@ from pbem.notation.transform import SQUARE_PATTERN
 _WORDS = {
     "MOVENUM": "a move number like '7.'",
     "WHITE_HALF": "a move number like '7.'",
+    "FULL_ENTRY": "a move number like '7.'",
     "PLACED_PAIR": "a move number like '7.'",
     "BLACKNUM": "a move number like '7...'",
     "MOVE": "a move like 'Pc10g10'",

@@ -232,6 +232,18 @@ class ToSyntax(Transformer):
         black = c[1] if len(c) > 1 else None
         return EntryText(int(text[:dot]), white, black, True, Span(line, tok.column))
 
+    def full_entry(self, c: list[Any]) -> EntryText:
+        """``7.Pg5g9(Bh8)/Pc5c2`` (one token), then what may follow Black's last move."""
+        tok = c[0]
+        text = str(tok)
+        line = tok.line + self.line_offset
+        dot, slash = text.index("."), text.index("/")
+        moves = self._moves_at(text, dot + 1, slash, line, tok.column)
+        white = TurnText(tuple(moves), (), None, moves[0].span, None)
+        black = self.turn([self._moves_at(text, slash + 1, len(text), line, tok.column), *c[1:]])
+        span = new_span((line, tok.column, None, None))
+        return EntryText(int(text[:dot]), white, black, True, span)
+
     def placed_entry(self, c: list[Any]) -> EntryText:
         """``1.Bh11 Bh2,`` (one token) and any notes: as ``entry`` reads the same."""
         tok = c[0]

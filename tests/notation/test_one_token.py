@@ -43,7 +43,7 @@ def test_a_multi_square_move_with_events_is_one_token():
 def test_the_sample_game_has_one_token_per_packed_turn():
     text = "7.Pi10i6(Bh5),Pc4g4(Ei4W)/Pd6d1(Be2),Pg3d3(Ed2N)"
     types = [t.type for t in parser().lex(text)]
-    assert types == ["WHITE_HALF", "MOVE_RUN"]
+    assert types == ["FULL_ENTRY"]
 
 
 @pytest.mark.parametrize(
@@ -94,13 +94,13 @@ def test_a_packed_turn_that_is_not_quite_packed_reads_token_by_token(text, messa
 
 
 @pytest.mark.parametrize(
-    "entry", ["7.Pg5g9(Bh8)/Pc5c2", "7.Pa1a2,Pg5g9(Bh8)/", "12.Eh8h11off/Pc5c2(Bb2),Pd1d2"]
+    "entry", ["7.Pg5g9(Bh8)/\nPc5c2", "7.Pa1a2,Pg5g9(Bh8)/", "12.Eh8h11off/ Pc5c2(Bb2),Pd1d2"]
 )
 def test_a_number_white_turn_and_slash_are_one_token_read_as_written_apart(entry):
     packed = parse_movetext(entry).entries[0]
     spaced = parse_movetext(entry.replace(".", ". ", 1).replace("/", " / ")).entries[0]
     assert packed == spaced and packed.slash
-    assert parser().lex(entry).__next__().type == "WHITE_HALF"
+    assert next(iter(parser().lex(entry))).type == "WHITE_HALF"
     assert packed.span == Span(1, 1)
     for move in packed.white.actions:
         assert entry[move.span.column - 1 :].startswith(move.piece + move.squares[0].text)
@@ -148,3 +148,45 @@ def test_after_a_set_up_pair_the_error_offers_only_what_can_follow():
         "unexpected ',': expected a move number like '7.' or a result (1-0, 0-1, 1/2-1/2, *)"
     )
     assert caught.value.span.column == 13
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "7.Pg5g9(Bh8)/Pc5c2",
+        "8.Pa1a2,Pg5g9(Bh8)/Pc5c2(Bb2),Pd1d2",
+        "9.Pa1a2/Pb1b2, Pc1c2 (Bh5)",  # Black's turn goes on after the token
+        "10.Pa1a2/Pb1b2,Pc1c2 (Bh5)",  # an event list apart: the token ends sooner
+        "11.Pa1a2/Pb1b2c3 (Bh5)",  # a move is never cut short
+        "12.Pa1a2/Pb1b2.\n{a note}",
+        "13.Pa1a2/Pb1b2(Bh5)(Figure 6)",
+    ],
+)
+def test_a_whole_packed_entry_is_read_as_written_apart(entry):
+    packed = parse_movetext(entry).entries[0]
+    spaced = parse_movetext(
+        entry.replace(".", ". ", 1).replace("/", " / ").replace(",", " , ").replace("(", " (")
+    ).entries[0]
+    assert packed == spaced
+    for turn in (packed.white, packed.black):
+        for move in turn.actions:
+            assert entry[move.span.column - 1 :].startswith(move.piece + move.squares[0].text)
+            for square in (*move.squares, *(e.square for e in move.events or ())):
+                assert entry[square.span.column - 1 :].startswith(square.text)
+    if "FULL_ENTRY" in [t.type for t in parser().lex(entry)]:
+        assert packed.span == Span(1, 1)
+
+
+def test_the_generated_records_entries_are_one_token_each():
+    types = [t.type for t in parser().lex("8.Pc7c3/Pa2a12(Bb11)\n9.Pc3c7(Ec9W)/Pa12a8\n")]
+    assert types == ["FULL_ENTRY", "FULL_ENTRY"]
+
+
+def test_after_a_whole_entry_the_error_offers_what_may_follow_black_s_move():
+    with pytest.raises(NotationError) as caught:
+        parse_movetext("7.Pa1a2/Pb1b2 / Pc1c2")
+    assert caught.value.message == (
+        "unexpected '/': expected a move number like '7.', ',' or a result "
+        "(1-0, 0-1, 1/2-1/2, *)"
+    )
+    assert caught.value.span.column == 15
