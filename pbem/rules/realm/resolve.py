@@ -183,11 +183,12 @@ def _attempt_move(
     to = index.get(names[1])
     if frm is None or to is None:
         frm, to = _sq(names[0]), _sq(names[1])  # raises: no such square
-    written: list[EventKey] = (
-        [(k, _sq(n), e.facing) for k, e, n in zip(kinds, t.events, names[2:], strict=True)]
-        if t.events
-        else _NO_KEYS
-    )
+    written: list[EventKey] = _NO_KEYS
+    if t.events:
+        written = []
+        for k, e, n in zip(kinds, t.events, names[2:], strict=True):
+            sq = index.get(n)
+            written.append((k, _sq(n) if sq is None else sq, e.facing))
     create_at = create_facing = immobilise = None
     for kind, sq, facing in written:
         if kind == "enforcer" and create_at is None:

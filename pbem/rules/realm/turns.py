@@ -234,16 +234,19 @@ def finish_turn(state: TurnState) -> Position:
 
 def _next_turn(position: Position, rearranged: int | None) -> Position:
     side = position.to_move
-    streaks = list(position.rearranged)
-    if rearranged is None:
-        streaks[side] = (-1, 0)
-    else:
-        realm, n = streaks[side]
-        streaks[side] = (rearranged, n + 1 if realm == rearranged else 1)
+    streaks = position.rearranged
+    if rearranged is not None or streaks[side] != _NO_STREAK:  # else nothing changes
+        changed = list(streaks)
+        if rearranged is None:
+            changed[side] = _NO_STREAK
+        else:
+            realm, n = changed[side]
+            changed[side] = (rearranged, n + 1 if realm == rearranged else 1)
+        streaks = (changed[0], changed[1])
     after = position.with_board(
         position.board,
         ply=position.ply + 1,
-        rearranged=(streaks[0], streaks[1]),
+        rearranged=streaks,
         to_move=side.other if position.phase is Phase.PLAY else position.to_move,
     )
     if (
@@ -253,6 +256,9 @@ def _next_turn(position: Position, rearranged: int | None) -> Position:
     ):
         return _end(after, "no-legal-turn")
     return after
+
+
+_NO_STREAK = (-1, 0)
 
 
 def _end(position: Position, reason: str) -> Position:
