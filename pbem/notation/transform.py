@@ -46,6 +46,12 @@ except AttributeError:  # pragma: no cover
     _YamlLoader = yaml.SafeLoader
 
 
+class _MarkedNote(str):
+    """A note's text, and the stray comma or full stop written right after it."""
+
+    mark: StrayMark | None = None
+
+
 class ToSyntax(Transformer):
     def __init__(self, line_offset: int = 0):
         super().__init__()
@@ -204,14 +210,31 @@ class ToSyntax(Transformer):
                 elif x.type == "END_STOP":
                     stray = StrayMark(".", self._span(x))
             elif isinstance(x, str):
-                notes.append(x)
+                notes.append(str(x))
+                if isinstance(x, _MarkedNote):
+                    stray = x.mark
             else:
                 actions.append(x)
                 comma = None  # a comma between two actions is no separator
         return TurnText(tuple(actions), tuple(notes), comma, actions[0].span, stray)
 
     def note(self, c: list[Token]) -> str:
-        return str(c[0])
+        tok = c[0]
+        if tok.type == "PAREN_NOTE" and tok[-1] in ",.":  # "(Figure 6),": a scan's stray mark
+            text, mark = self._stray_after(tok, len(tok) - 1)
+            note = _MarkedNote(text)
+            note.mark = mark
+            return note
+        return str(tok)
+
+    @staticmethod
+    def _notes(items: list[Any]) -> tuple[tuple[str, ...], StrayMark | None]:
+        """Notes as plain text, and the stray mark the last of them carried, if any."""
+        mark = None
+        for x in items:
+            if isinstance(x, _MarkedNote):
+                mark = x.mark
+        return tuple(str(x) for x in items), mark
 
     def entry(self, c: list[Any]) -> EntryText:
         num = c[0]
@@ -258,10 +281,11 @@ class ToSyntax(Transformer):
             m.group(4), SquareText(m.group(5), Span(line, col + m.start(5))), black_span
         )
         comma = Span(line, col + m.end() - 1)
+        notes, mark = self._notes(c[1:])
         return EntryText(
             int(m.group(1)),
             TurnText((white,), (), None, white_span, None),
-            TurnText((black,), tuple(c[1:]), comma, black_span, None),
+            TurnText((black,), notes, comma, black_span, mark),
             False,
             Span(line, col),
         )
@@ -273,10 +297,13 @@ class ToSyntax(Transformer):
 
     def result(self, c: list[Any]) -> ResultText:
         tok = c[0]
+        notes, mark = self._notes(c[1:])
         if tok.type == "WINS":
-            return ResultText("wins", tuple(c[1:]), self._span(tok))
+            return ResultText("wins", notes, self._span(tok), mark)
         text, stray = self._stray_after(tok, len(tok.rstrip(" \t,.")) or 1)
-        return ResultText(text.replace("½-½", "1/2-1/2"), tuple(c[1:]), self._span(tok), stray)
+        return ResultText(
+            text.replace("½-½", "1/2-1/2"), notes, self._span(tok), stray or mark
+        )
 
     def _stray_after(self, tok: Token, end: int) -> tuple[str, StrayMark | None]:
         """A token's text up to ``end``, and the stray comma or full stop after it, if any."""
@@ -289,7 +316,7 @@ class ToSyntax(Transformer):
 
     # -- games -----------------------------------------------------------------
     def movetext(self, c: list[Any]) -> GameText:
-        notes = tuple(x for x in c if isinstance(x, str) and not isinstance(x, Token))
+        notes = tuple(str(x) for x in c if isinstance(x, str) and not isinstance(x, Token))
         items: list[Any] = []
         for x in c:
             if isinstance(x, Token):

@@ -2,8 +2,8 @@
 
 Front matter values that YAML would misread but that have one obvious meaning
 (``result: *``, ``event: Abstract Games: issue 9``) are read as written; a stray comma or
-full stop after a result, after a move number or at a line's end is ignored with a
-warning. Every record here was refused before.
+full stop after a result, after a move number, after a note (``(Figure 6),``) or at a
+line's end is ignored with a warning. Every record here was refused before.
 """
 
 from __future__ import annotations
@@ -110,6 +110,11 @@ def test_a_tag_is_still_yaml_and_still_refused():
         ("(Bh8),Ei4d4/\n", "(Bh8),Ei4d4.\n", 11, "repair.stop", "8w",
          "at the end of the line"),
         ("6.Pc4, Pc9,\n", "6.Pc4, Pc9.\n", 10, "repair.stop", "6b", "at the end of the line"),
+        # after a note such as the article's figure references
+        (" (Figure 6)\n", " (Figure 6),\n", 11, "repair.comma", "9b", "at the end of the line"),
+        (" (Figure 7)\n", " (Figure 7).\n", 11, "repair.stop", "12b", "at the end of the line"),
+        ("16.Pe7e6(Be5) wins.", "16.Pe7e6(Be5) 1-0 (final),", 25, "repair.comma", None,
+         "after the result"),
     ],
 )
 def test_scan_noise_is_ignored_with_a_warning(old, new, at, code, turn, words):
@@ -143,3 +148,9 @@ def test_a_full_stop_inside_a_line_is_still_an_error():
     # only at a line's end is a full stop noise: inside a line it may hide a lost action
     (source,) = list(read_games("1.Bh11 Bh2. 2.Be8 Be5\n"))
     assert source.error is not None and source.error.span == Span(1, 11)
+
+
+def test_a_comma_after_a_note_inside_a_turn_is_still_an_error():
+    # a note ends the turn: a comma that leads on to another action is no scan noise
+    (source,) = list(read_games(f"{SETUP}4.Pi10 (look),Pg3\n"))
+    assert source.error is not None
