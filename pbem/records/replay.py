@@ -450,7 +450,8 @@ class _Walker:
                 entry.span,
                 label,
             )
-        self.stray(entry.stray, "after the move number", label)
+        if entry.stray is not None:
+            self.stray(entry.stray, "after the move number", label)
         if entry.number != number:
             self.warn(
                 Diagnostic(
@@ -515,7 +516,8 @@ class _Walker:
             if r.warnings:
                 for w in r.warnings:
                     self.warn(Diagnostic(w.code, w.message, w.span, label, w.notes))
-        self.stray(turn.stray, "at the end of the line", label)
+        if turn.stray is not None:
+            self.stray(turn.stray, "at the end of the line", label)
         self.replay.turns.append(PlayedTurn(label, side, turn, tuple(resolved), before, after))
         self.replay.final = after
 

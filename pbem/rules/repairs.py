@@ -141,22 +141,26 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
     """
     first = [s.text for s in squares_of(text)]
     options: list[tuple[tuple[str, bool], ...]] | None = None
+    first_error: RuleError | NotationError | None = None
+    winners: list[tuple[list[str], tuple[Any, Any]]] = []
     # squares written plainly, as nearly always, are read as written first (only when
     # that is illegal are look-alikes tried: an 'i' may be a misread 'l'); the readings
     # of a square written otherwise start with its likeliest repair
-    if not _PLAIN.issuperset(first):
+    if _PLAIN.issuperset(first):
+        try:
+            return attempt(first)
+        except (RuleError, NotationError) as exc:
+            first_error = exc
+    else:
         options = [_readings(name) for name in first]
         first = [o[0][0] for o in options]
-    exact = options is None or not any(o[0][1] for o in options)
-    first_error: RuleError | NotationError | None = None
-    winners: list[tuple[list[str], tuple[Any, Any]]] = []
-    try:
-        outcome = attempt(first)
-        if exact:
-            return outcome
-        winners.append((first, outcome))
-    except (RuleError, NotationError) as exc:
-        first_error = exc
+        try:
+            outcome = attempt(first)
+            if not any(o[0][1] for o in options):
+                return outcome  # read as written
+            winners.append((first, outcome))
+        except (RuleError, NotationError) as exc:
+            first_error = exc
     if options is None:
         options = [_readings(name) for name in first]
     if winners and all(len(o) == 1 for o in options):
