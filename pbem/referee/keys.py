@@ -1,7 +1,8 @@
 """Whether a mail may act for its sender: it must carry his key (in the reply address, the
 subject tag, or a ``key`` line), and one key only: with two different ones, one of them
 is a guess. A forged From never plays a turn, books a vacation or starts a game in
-someone's name."""
+someone's name. Which game a mail is about is found here too (``addressed_game``): by
+what the mail names, whose key is then checked."""
 
 from __future__ import annotations
 
@@ -82,3 +83,17 @@ def named_game(conn: sqlite3.Connection, inc: Incoming) -> Game | None:
         except GameNotFound:
             continue
     return None
+
+
+def addressed_game(conn: sqlite3.Connection, inc: Incoming) -> Game:
+    """The game a mail is about: the one it names, else the sender's only game in play.
+    Refused when it names none and he has more or fewer than one in play (a sender who
+    plays no game at all is the caller's to tell apart: he is a stranger)."""
+    game = named_game(conn, inc)
+    if game is not None:
+        return game
+    playing = games.games_of(conn, inc.sender, playing=True)
+    if len(playing) != 1:
+        raise Refusal("the mail names no game: reply to the referee's last mail for the "
+                      f"game (your games in play: {', '.join(map(str, playing)) or 'none'})")
+    return load_game(conn, playing[0])

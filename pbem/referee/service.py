@@ -22,7 +22,7 @@ from pbem.referee.commit import commit, refused
 from pbem.referee.faults import fail_mail, fault_point
 from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming, read_message
-from pbem.referee.keys import check_game_key, check_player_key, named_game
+from pbem.referee.keys import addressed_game, check_game_key, check_player_key
 from pbem.referee.limits import once_each
 from pbem.referee.mailer import Mailer
 from pbem.referee.now import Now, system_now
@@ -31,7 +31,7 @@ from pbem.referee.orders import Order, find_orders
 from pbem.referee.refusal import Refusal
 from pbem.referee.starting import start_game
 from pbem.referee.store import accounts, games, mail, transaction
-from pbem.referee.store.games import Game, load_game
+from pbem.referee.store.games import Game
 from pbem.referee.unit import Unit
 from pbem.rules.pieces import Side
 
@@ -103,17 +103,13 @@ class Referee:
         orders = once_each(find_orders(inc.subject, inc.body.lines))
         if registry.about_sender(orders):
             return self._player_mail(inc, row, orders, now), None
-        game = named_game(self.conn, inc)
-        if game is None and not games.plays_any(self.conn, inc.sender):
-            return self._stranger(inc, row), None
-        if game is None:
-            playing = games.games_of(self.conn, inc.sender, playing=True)
-            if len(playing) != 1:
-                reason = ("the mail names no game: reply to the referee's last mail for the "
-                          f"game (your games in play: {', '.join(map(str, playing)) or 'none'})")
-                self.mailer.refuse_address(inc, row, reason)
-                return Handled("refused", reason), None
-            game = load_game(self.conn, playing[0])
+        try:
+            game = addressed_game(self.conn, inc)
+        except Refusal as refusal:
+            if not games.plays_any(self.conn, inc.sender):
+                return self._stranger(inc, row), None
+            self.mailer.refuse_address(inc, row, refusal.reason)
+            return Handled("refused", refusal.reason), None
         side = game.side_of(inc.sender)
         if side is None and not games.plays_any(self.conn, inc.sender):
             self.mailer.unknown(inc, row)

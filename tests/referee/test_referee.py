@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.records.rulesets import load_ruleset
 from tests.referee.conftest import MailPlayer, outbox_mails, text_of
 from tests.referee.helpers import Table, new_table, play_setup
 from tests.referee.test_sample_by_mail import sample_turns
@@ -198,3 +199,18 @@ def test_a_reply_without_tag_or_address_finds_the_game_by_references_but_needs_t
     raw = table.white.reply(f"Bh11\nkey {table.token('w')}", subject="my move again")
     raw = raw.replace(f"+g{table.game_id}-w-{table.token('w')}".encode(), b"")
     assert table.send(raw).outcome == "accepted"
+
+
+def test_a_mail_naming_no_game_is_refused_when_the_sender_has_two_in_play(table: Table) -> None:
+    """With one game in play a mail that names none is about that game (refused for its
+    missing key: ``test_a_forged_from_without_the_key_is_refused``); with two it is
+    refused, listing them, and neither game changes."""
+    other = table.referee.new_game("white@players.test", "third@players.test",
+                                   load_ruleset("featured"), name="U")
+    handled = table.send(forged("white@players.test", "referee@pbem.test", "my move", "Bh11",
+                                "<n2@x>"))
+    assert handled.outcome == "refused" and handled.game_id is None
+    assert handled.reason == ("the mail names no game: reply to the referee's last mail for "
+                              f"the game (your games in play: {table.game_id}, {other})")
+    assert "names no game" in text_of(table.white.last)
+    assert table.turns() == []

@@ -174,4 +174,4 @@ def test_the_store_owns_all_sql() -> None:
 
 def test_the_service_stays_small() -> None:
     lines = (PKG / "service.py").read_text(encoding="utf-8").count("\n")
-    assert lines <= 160, f"service.py has {lines} lines: move the work into units and commands"
+    assert lines <= 156, f"service.py has {lines} lines: move the work into units and commands"
