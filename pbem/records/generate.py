@@ -66,7 +66,7 @@ def record_text(played: GeneratedGame, seed: int, index: int) -> str:
     turns = [(side, TurnText(texts)) for side, texts in played.turns]
     result = played.final.result or "*"
     headers: dict[str, Any] = {
-        "game": f"Random game {seed}-{index}",
+        "game": f"Random game {seed}-{index:05d}",  # as its file; "1-0" read as a result
         "ruleset": ruleset_spec(played.ruleset),
         "white": "Random White",
         "black": "Random Black",

@@ -114,6 +114,15 @@ def test_cli_writes_files_and_reports(tmp_path: Path, capsys) -> None:
         assert validate_source(source, strict=True).valid
 
 
+def test_a_generated_game_is_named_like_its_file_not_like_a_result(tmp_path: Path) -> None:
+    """'Random game 1-0' beside 'valid, 0-1 after 36 turns' read as a result."""
+    assert main(["generate", "--games", "2", "--seed", "1", "--out", str(tmp_path)]) == 0
+    for path in sorted(tmp_path.iterdir()):
+        (source,) = list(read_file(path))
+        seed_index = path.stem.removeprefix("featured-")
+        assert f"game: Random game {seed_index}\n" in source.text
+
+
 def test_cli_one_file_holds_every_game(tmp_path: Path) -> None:
     code = main(["generate", "--games", "4", "--seed", "3", "--out", str(tmp_path),
                  "--ruleset", "everything", "--one-file"])
