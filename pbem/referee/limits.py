@@ -11,6 +11,7 @@ values come from the ``limits`` section of ``config.yaml`` (its ranges are check
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -67,10 +68,33 @@ def short_subject(subject: str, width: int) -> str:
     return cut.rstrip(" ,;:") + "…"
 
 
+#: the width of a mail's text part: a longer line is folded at its words
+TEXT_WIDTH = 78
+
+
+def folded(text: str, width: int = TEXT_WIDTH) -> str:
+    """``text`` with every line longer than ``width`` folded at its words, the rest of it
+    indented two more spaces than the line; a board's rows and a short line are kept as they
+    are, and a word longer than the width is never cut."""
+    if all(len(line) <= width for line in text.split("\n")):
+        return text
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        out.append(textwrap.fill(line.strip(" "), width, initial_indent=indent,
+                                 subsequent_indent=indent + "  ", break_long_words=False,
+                                 break_on_hyphens=False))
+    return "\n".join(out)
+
+
 def capped(out: Outgoing, limits: Limits) -> Outgoing:
-    """The mail with its subject short and its text (and HTML) within the reply size."""
+    """The mail with its subject short, its text folded to 78 columns, and its text (and
+    HTML) within the reply size."""
     subject = short_subject(out.subject, limits.subject_chars)
-    text, html = out.text, out.html
+    text, html = folded(out.text), out.html
     if len(text) > limits.reply_chars:
         text = (text[: limits.reply_chars].rsplit("\n", 1)[0]
                 + f"\n\n[... cut: this mail is limited to {limits.reply_chars} characters]\n")

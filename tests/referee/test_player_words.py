@@ -60,3 +60,16 @@ def test_moves_lines_fit_in_78_columns(home: Path) -> None:
     text = text_of(table.white.last)
     assert "Each move above is a whole turn on its own" in text
     assert max(len(line) for line in text.splitlines()) <= 78
+
+
+def test_every_text_part_fits_in_78_columns(home: Path) -> None:
+    """The invitation's and refusal's board legend and supply lines, and every mail's
+    'Time control: ...' line, ran to 89-108 columns in the text part."""
+    table = new_table(home)
+    assert table.send(table.white.reply("Bh10")).outcome == "refused"
+    assert table.send(table.white.reply("Bh11")).outcome == "accepted"
+    mails = table.white.inbox + table.black.inbox
+    assert {m["X-Pbem-Kind"] for m in mails} >= {"invitation", "refusal", "report"}
+    for mail in mails:
+        long = [ln for ln in text_of(mail).splitlines() if len(ln) > 78]
+        assert not long, (mail["X-Pbem-Kind"], long)
