@@ -249,6 +249,10 @@ def _warning_line(report: GameReport, w: object) -> str:
     return f"{loc}: warning: {turn + ': ' if turn else ''}{getattr(w, 'message', w)}"
 
 
+#: the most of a record's line shown above the caret
+CARET_LINE = 100
+
+
 def _caret(report: GameReport, line: int, column: int, action: str | None) -> str:
     lines = report.source.text.splitlines()
     index = line - report.source.first_line
@@ -256,7 +260,15 @@ def _caret(report: GameReport, line: int, column: int, action: str | None) -> st
         return ""
     text = lines[index].expandtabs(1)
     width = max(1, min(len(action or "x"), len(text) - column + 1))
-    return f"  {text}\n  {' ' * (column - 1)}{'^' * width}\n"
+    offset = column - 1
+    if len(text) > CARET_LINE:  # a window around the error, not a megabyte of line
+        start = max(0, min(offset - CARET_LINE // 3, len(text) - CARET_LINE))
+        end = start + CARET_LINE
+        head = "..." if start else ""
+        text = head + text[start:end] + ("..." if end < len(text) else "")
+        offset += len(head) - start
+        width = min(width, CARET_LINE)
+    return f"  {text}\n  {' ' * offset}{'^' * width}\n"
 
 
 # -- replay ------------------------------------------------------------------------------

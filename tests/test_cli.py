@@ -66,6 +66,22 @@ def test_broken_game_shows_location_turn_action_caret_and_board(tmp_path, capsys
     assert "position before the failing turn" in out and "wB" in out
 
 
+def test_the_caret_line_of_a_huge_line_shows_a_window_around_the_error(tmp_path, capsys):
+    """A 2 MB line was printed whole under the error."""
+    bad = tmp_path / "huge.realm"
+    bad.write_text("1.Bh11 Bh2 " + "{" + "x" * 200_000 + "} " + "2.Zz99 Bh5\n")
+    code, out, _ = run(capsys, "validate", str(bad))
+    assert code == 1
+    column = len("1.Bh11 Bh2 {} 2.Z") + 200_000 + 1
+    assert f"huge.realm:1:{column}: 2w: 'z99' is not a square" in out
+    lines = out.splitlines()
+    caret = next(i for i, ln in enumerate(lines) if ln.strip().startswith("^"))
+    assert len(lines[caret - 1]) <= 110 and len(lines[caret]) <= 110
+    shown = lines[caret - 1]
+    assert shown.startswith("  ...") and shown.endswith("Bh5")
+    assert shown[lines[caret].index("^"):].startswith("z99 Bh5")
+
+
 def test_one_broken_game_never_stops_the_others(tmp_path, capsys):
     text = SAMPLE.read_text()
     (tmp_path / "a.realm").write_text(text.replace("7.Pi10i6", "7.Pi10i6 ((("))
