@@ -73,3 +73,14 @@ def test_every_text_part_fits_in_78_columns(home: Path) -> None:
     for mail in mails:
         long = [ln for ln in text_of(mail).splitlines() if len(ln) > 78]
         assert not long, (mail["X-Pbem-Kind"], long)
+
+
+def test_help_of_every_game_keeps_its_two_columns_in_78(home: Path) -> None:
+    """Classic's, Medieval's and Modern's notation rows ran to 82-87 columns."""
+    for ruleset in ("featured", "classic", "medieval", "oriental", "modern"):
+        table = new_table(home, ruleset)
+        assert table.send(table.white.reply("help")).outcome == "info"
+        lines = text_of(table.white.last).splitlines()
+        assert max(len(line) for line in lines) <= 78, ruleset
+        for line in lines:  # a row's second column goes on under itself, at column 30
+            assert not line.startswith("   ") or line.startswith(" " * 29), (ruleset, line)
