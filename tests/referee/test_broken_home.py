@@ -77,6 +77,24 @@ def test_a_file_that_is_no_store_is_not_written_into(home: Path) -> None:
     assert proc.returncode == EX_TEMPFAIL and b"not a pbem store" in proc.stderr
 
 
+def test_init_does_not_write_into_a_database_that_is_no_store(home: Path) -> None:
+    """``pbem init`` wrote pbem's first tables into another program's SQLite file (and
+    failed half-way where a table's name was taken)."""
+    import sqlite3
+
+    _remove_store(home)
+    other = sqlite3.connect(home / "pbem.sqlite")
+    other.execute("CREATE TABLE notes (text TEXT)")
+    other.commit()
+    other.close()
+    proc = run_pbem(home, "init")
+    assert proc.returncode == 3 and b"not a pbem store" in proc.stderr, proc.stderr
+    assert b"move it away" in proc.stderr and b"Traceback" not in proc.stderr
+    names = sqlite3.connect(home / "pbem.sqlite").execute(
+        "SELECT name FROM sqlite_master").fetchall()
+    assert names == [("notes",)]
+
+
 def test_every_failure_before_the_commit_is_75(home: Path, tmp_path: Path) -> None:
     white = _game(home)
     mail = white.reply("Bh11")

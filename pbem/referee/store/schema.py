@@ -290,14 +290,14 @@ def connect(path: Path, *, create: bool = False) -> sqlite3.Connection:
         )
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        if not create and conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'"
-        ).fetchone() is None:
+        names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+        # a new store is empty; another program's database is never written into
+        if "schema_migrations" not in names and (names or not create):
             conn.close()
             raise StoreError(
                 f"{path} is not a pbem store (it has no schema): the referee does not "
-                "write into it; restore the store from a backup, or run `pbem init` for a "
-                "new one", code="store.missing",
+                "write into it; restore the store from a backup, or move it away and run "
+                "`pbem init` for a new one", code="store.missing",
             )
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")
