@@ -151,8 +151,9 @@ def test_conditions_fire_several_levels_deep_as_if_mailed_one_by_one(
     assert black.last["Subject"].endswith("8w to 8b played; White to move")
     assert "Black answered at once with 8b" in " ".join(text_of(white.last).split())  # folded at 78
     assert "line 3 of the mail that sent it fired" in text_of(black.last)
-    assert "1 line nested under it stand" in text_of(black.last) or (
-        "2 lines nested under it stand" in text_of(black.last))
+    said = " ".join(text_of(black.last).split())
+    assert "1 line nested under it stands for" in said or (
+        "2 lines nested under it stand for" in said)
     # White, who has sent no set yet, has read nothing of one
     assert_secret(white, (*BLACK_SECRETS, "fired", "conditional turns stand"))
     # the answer took none of Black's time: his reserve only gained the increment
@@ -382,3 +383,16 @@ def test_forced_passes_an_answer_may_force_one_a_reply_may_not(tmp_path: Path) -
     assert other.turns() == labels
     assert load_game(table.conn, table.game_id).record == load_game(
         other.conn, other.game_id).record
+
+
+def test_one_line_left_standing_is_told_in_the_singular(home: Path) -> None:
+    """'The 1 line nested under it stand for ...' read wrong."""
+    table = new_table(home, "classic")
+    assert table.send(table.white.reply("Eb5b2e2h2k2k5h5e5e8(xEd8)")).outcome == "accepted"
+    black_set = ("Eh8k8k11h11e11e8(xEd9)\n"
+                 "if Eh5h2e2e5e8(xEf9) then Ee11h11k11k8k5(xEk6)\n"
+                 "  if Ee8e5e2h2k2k5(+Ed9,xEj5) then Eh11k11k8k5(xEl6)\n")
+    assert table.send(table.black.reply(black_set)).outcome == "accepted"
+    assert table.send(table.white.reply("Eh5h2e2e5e8(xEf9)")).outcome == "accepted"
+    said = " ".join(text_of(table.black.last).split())
+    assert "The 1 line nested under it stands for White's next turn." in said

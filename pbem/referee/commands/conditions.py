@@ -199,8 +199,10 @@ def answer_in_advance(unit: Unit, base: int) -> None:
         if fired.standing and not unit.over and unit.board.to_move is turn.side:
             conditions.save(unit.conn, unit.the_game.id, waiting, base + len(unit.turns),
                             fired.standing)
-            unit.tell(waiting, f"The {lines_of(count_lines(fired.standing))} nested under it "
-                      f"stand for {turn.side.title}'s next turn. {HOWTO}")
+            count = count_lines(fired.standing)
+            unit.tell(waiting, f"The {lines_of(count)} nested under it "
+                      f"{'stands' if count == 1 else 'stand'} for {turn.side.title}'s next "
+                      f"turn. {HOWTO}")
         else:
             conditions.drop(unit.conn, unit.the_game.id, waiting)
             if not unit.over:
