@@ -220,10 +220,14 @@ def describe_ruleset(ruleset: Any) -> list[str]:
     game = game_of(ruleset)
     diffs = differences(ruleset)
     head = f"{ruleset.name}: {game.title}" + (", except:" if diffs else "")
-    return [
-        head,
-        *(f"  {o}: {_value_words(v)}: {game.option_help.get(o, o)}" for o, v in diffs.items()),
-    ]
+    return [head, *(_option_line(o, v, game.option_help.get(o, o)) for o, v in diffs.items())]
+
+
+def _option_line(option: str, value: Any, words: str) -> str:
+    """An option and what it means; one turned off says its words are not in force."""
+    if value is False:
+        return f"  {option}: off (not in force: {words})"
+    return f"  {option}: {_value_words(value)}: {words}"
 
 
 def _value_words(value: Any) -> str:

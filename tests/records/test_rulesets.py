@@ -58,6 +58,17 @@ def test_original_is_the_historical_note():
     assert describe_ruleset(rs)[0] == "original: the Featured Game, except:"
 
 
+def test_a_rule_turned_off_does_not_read_as_a_rule_in_force():
+    """'rearrangement_limit: off: no Realm may be rearranged on three turns in a row' read
+    as the rule in force (in `pbem rulesets` and in every invitation to such a game)."""
+    lines = describe_ruleset(load_ruleset("original"))
+    assert ("  rearrangement_limit: off (not in force: no Realm may be rearranged on three "
+            "turns in a row by one player)") in lines
+    assert "  power_sacrifice: on: a player may remove a Power to remobilise a friendly " \
+        "Enforcer" in lines
+    assert not any(": off:" in line for line in lines)
+
+
 def test_a_mapping_is_a_preset_plus_overrides():
     rs = load_ruleset({"preset": "original", "checkpoint": True})
     assert rs.bases == 13 and rs.checkpoint and rs.power_sacrifice
