@@ -335,7 +335,7 @@ class Mailer:
     def refuse_address(self, inc: Incoming, row: int, reason: str, *, token: str | None = None,
                        verb: str = "not played") -> None:
         body = letter(
-            "refusal", player=inc.sender_name or inc.sender, game_id="-",
+            "refusal", player=inc.sender_name or inc.sender, game_id=None,
             reason=reason, where=None, line=None, caret=None, options=[], next=None, board=None,
             clock=[], quoted=self.quoted(inc),
         )

@@ -84,3 +84,20 @@ def test_help_of_every_game_keeps_its_two_columns_in_78(home: Path) -> None:
         assert max(len(line) for line in lines) <= 78, ruleset
         for line in lines:  # a row's second column goes on under itself, at column 30
             assert not line.startswith("   ") or line.startswith(" " * 29), (ruleset, line)
+
+
+def test_a_mail_that_names_no_game_is_refused_without_a_game_number(home: Path) -> None:
+    """It said 'nothing in game - has changed'."""
+    from email.message import EmailMessage
+
+    table = new_table(home)
+    new_table(home)  # a second game, so that the sender's game is not known
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "white@players.test", "referee@pbem.test", "x"
+    msg["Message-ID"] = "<no-game@players.test>"
+    msg.set_content("board\n")
+    assert table.send(msg.as_bytes()).outcome == "refused"
+    text = text_of(table.white.last)
+    assert "Your mail was not played: nothing has changed." in text
+    html = table.white.last.get_body(("html",)).get_content()
+    assert "nothing has changed" in html and "game -" not in text + html
