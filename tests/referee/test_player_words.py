@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.referee.conftest import text_of
+from tests.referee.conftest import MailPlayer, outbox_mails, text_of
 from tests.referee.helpers import Table, new_table, play_setup
 from tests.referee.test_sample_by_mail import sample_turns
 
@@ -101,3 +101,25 @@ def test_a_mail_that_names_no_game_is_refused_without_a_game_number(home: Path) 
     assert "Your mail was not played: nothing has changed." in text
     html = table.white.last.get_body(("html",)).get_content()
     assert "nothing has changed" in html and "game -" not in text + html
+
+
+def test_a_paragraph_with_an_address_in_it_is_filled_not_folded(home: Path) -> None:
+    """The answer to a stranger ran to 94 columns (the referee's name and address in its
+    first line); folded, its lines went on indented in mid-paragraph."""
+    from email.message import EmailMessage
+
+    table = new_table(home)
+    msg = EmailMessage()
+    msg["From"] = "a.rather.long.address.of.a.stranger@somewhere.example.org"
+    msg["To"], msg["Subject"] = "referee@pbem.test", "hello"
+    msg["Message-ID"] = "<stranger@somewhere.example.org>"
+    msg.set_content("Pi10i6\n")
+    table.referee.handle(msg.as_bytes())
+    table.deliver()
+    stranger = MailPlayer(msg["From"])
+    stranger.receive(outbox_mails(home))
+    text = text_of(stranger.last)
+    assert "This is Realm referee <referee@pbem.test>, the robot" in text
+    assert max(len(line) for line in text.splitlines()) <= 78
+    assert not [line for line in text.splitlines() if line.startswith(" ")]
+    assert "\n\nThis reply is sent once per mail" in text
