@@ -34,7 +34,7 @@ def test_deadlines_in_the_players_zone_in_reports_and_reminders(home: Path) -> N
     reminder = table.white.last
     assert reminder["X-Pbem-Kind"] == "reminder"
     assert "Fri 2026-12-04 11:00 CET (Europe/Paris)" in reminder["Subject"]
-    assert "due by Fri 2026-12-04 11:00 CET (Europe/Paris)" in text_of(reminder)
+    assert "due by Fri 2026-12-04 11:00 CET (Europe/Paris)" in " ".join(text_of(reminder).split())
     # summer time is the zone's business: July in Paris is UTC+2
     july = datetime(2027, 7, 1, 10, 0, tzinfo=UTC)
     assert format_instant(july, table_zone("Europe/Paris")) == \
