@@ -109,7 +109,8 @@ def _parser() -> argparse.ArgumentParser:
         "--game", type=int, metavar="N", help="the N-th game of the file (1 = first)"
     )
     b.add_argument("--flip", action="store_true", help="draw the board from Black's side")
-    b.add_argument("--size", type=int, metavar="PX", help="width and height in pixels")
+    b.add_argument("--size", type=int, metavar="PX",
+                   help="width and height in pixels (at most 4000)")
     b.add_argument(
         "-o", "--output", metavar="OUT",
         help="write the board here: FILE.svg or FILE.png (default: SVG on stdout)",
@@ -293,13 +294,17 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # -- board -------------------------------------------------------------------------------
+#: the largest board drawn: a PNG of 4,000 pixels a side takes 64 MB to draw
+MAX_BOARD_PIXELS = 4000
+
+
 def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     # imported here: svgwrite takes longer to import than validating a game
     from pbem.render.board_svg import render_svg
 
     ruleset = ruleset_option(args.ruleset)
-    if args.size is not None and args.size <= 0:
-        raise UsageError(f"--size must be a positive number of pixels, not {args.size}")
+    if args.size is not None and not 0 < args.size <= MAX_BOARD_PIXELS:
+        raise UsageError(f"--size must be from 1 to {MAX_BOARD_PIXELS} pixels, not {args.size}")
     kind = _picture_kind(args.output)
     sources = record_games(args.file, args.game)
     if len(sources) > 1:

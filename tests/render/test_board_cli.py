@@ -135,3 +135,23 @@ def test_board_to_an_unknown_extension_is_a_usage_error(name, tmp_path, capsys):
     code, out, err = run(capsys, "board", str(SAMPLE), "-o", str(tmp_path / name))
     assert code == 2 and out == "" and ".svg or .png" in err
     assert not (tmp_path / name).exists()
+
+
+def test_a_png_larger_than_the_limit_is_refused_before_it_is_drawn(tmp_path):
+    """``--size 100000 -o board.png`` asked resvg for 40 GB: the process died with a Rust
+    backtrace (exit 134), or held the machine's memory. Run in a process of its own, with
+    its address space capped at 2 GB, so that the old behaviour fails the test safely."""
+    import resource
+    import subprocess
+    import sys
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    target = tmp_path / "board.png"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pbem", "board", str(SAMPLE), "--size", "100000", "-o",
+         str(target)], capture_output=True, text=True, preexec_fn=cap, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == "pbem: --size must be from 1 to 4000 pixels, not 100000\n"
+    assert not target.exists()
