@@ -122,8 +122,8 @@ def rollback(referee: Referee, game_id: int, turn: str, force: bool = False) -> 
                                   f"{', '.join(labels)}")
         if keep[0] == game.seq:
             raise OperatorRefused(f"game {game_id} is at {turn} already: nothing to roll back")
-        after = "the start" if wanted == "start" else f"turn {wanted}"
-        what = f"the game is rolled back to after {after}"
+        what = ("the game is rolled back to the start" if wanted == "start"
+                else f"the game is rolled back to after turn {wanted}")
         game = rollback_to(referee.conn, game, keep[0], referee.now(), what)
         games.log(referee.conn, game.id, "operator", what)
         referee.mailer.tell_players(

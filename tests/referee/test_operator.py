@@ -103,13 +103,15 @@ def test_a_rollback_can_be_undone_until_play_goes_on(home: Path) -> None:
         w.receive(mails)
         b.receive(mails)
     before = run_pbem(home, "show", "1").stdout.decode()
-    assert _op(home, "rollback", "1", "start").returncode == 0
+    rolled = _op(home, "rollback", "1", "start")
+    assert rolled.returncode == 0
+    assert b"the game is rolled back to the start (" in rolled.stdout  # not 'after the start'
     assert "Bh11" not in run_pbem(home, "show", "1").stdout.decode()
     proc = _op(home, "rollback", "1", "--undo")
     assert proc.returncode == 0, proc.stderr
     assert run_pbem(home, "show", "1").stdout.decode() == before
     mail = _last(home, "b@p.test")
-    assert "is undone" in text_of(mail) and "l  k  j" in text_of(mail).replace(
+    assert "is undone" in " ".join(text_of(mail).split()) and "l  k  j" in text_of(mail).replace(
         "   ", "  ")  # Black's board, from Black's side
     assert _op(home, "rollback", "1", "--undo").returncode == 1  # nothing left to undo
     # once the game goes on from a rollback, it cannot be undone any more
