@@ -503,12 +503,14 @@ class Game(ABC):
             ))
             for side in Side
         )
-        head = "         " + "".join(f"{st.plural:>12}" for st in styles)
+        widths = [max(12, len(st.plural) + 2) for st in styles]  # 'Counter-Agents': 14
+        head = "         " + "".join(
+            f"{st.plural:>{w}}" for st, w in zip(styles, widths, strict=True))
         return SideTable(
             tuple(f"{st.plural} on the board" for st in styles),
             counts,
             ("         On the board", head),
-            "%-6s   " + "".join("%12d" for _ in styles),
+            "%-6s   " + "".join(f"%{w}d" for w in widths),
         )
 
     def status_lines(self, position: Any) -> list[str]:

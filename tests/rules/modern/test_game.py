@@ -148,3 +148,17 @@ def test_many_lines_are_not_listed_and_an_immobile_piece_has_none():
     """))
     _state, (message, options) = _refusal(position, "Ea2a3")
     assert options == () and message.endswith("; the piece on a2 has no legal move now")
+
+
+def test_the_reports_piece_table_keeps_its_columns_apart():
+    """'HQsCounter-Agents' ran together: the column was 12 wide, the title 14."""
+    game = game_for("modern")
+    table = game.side_table(game.initial(game.default_ruleset()))
+    head = table.text_head[1]
+    assert head.split() == ["HQs", "Counter-Agents", "Agents"]
+    for side, values in table.rows:
+        row = table.text_row % (side.title, *values)
+        end = 0
+        for title, value in zip(head.split(), values, strict=True):
+            end = head.index(title, end) + len(title)  # each number ends under its title
+            assert row[:end].endswith(f" {value}"), (row, title)
