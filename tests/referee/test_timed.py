@@ -120,7 +120,7 @@ def test_claim_mode_opens_a_claim_once_and_the_claim_wins(home: Path, now: FakeN
     now.set(black_deadline + timedelta(minutes=1))
     assert tick(table).claims_opened == 1
     assert tick(table).claims_opened == 0
-    assert "may claim the win by replying 'claim'" in text_of(table.white.last)
+    assert "may claim the win by replying 'claim'" in " ".join(text_of(table.white.last).split())
     # Black's own claim makes no sense
     assert table.send(table.black.reply("claim")).outcome == "refused"
     handled = table.send(table.white.reply("claim"))
@@ -166,5 +166,5 @@ def test_bank_mode_reports_reserves(home: Path, now: FakeNow) -> None:
     table = clocked_table(home, now, clock="bank 10+2 cap 14")
     now.advance(days=1)
     assert table.send(table.white.reply("Bh11")).outcome == "accepted"
-    report = text_of(table.black.last)
+    report = " ".join(text_of(table.black.last).split())  # lines folded at 78
     assert "reserves: White 11 days, Black 10 days" in report
