@@ -123,3 +123,18 @@ def test_a_paragraph_with_an_address_in_it_is_filled_not_folded(home: Path) -> N
     assert max(len(line) for line in text.splitlines()) <= 78
     assert not [line for line in text.splitlines() if line.startswith(" ")]
     assert "\n\nThis reply is sent once per mail" in text
+
+
+def test_help_and_the_invitation_head_how_to_play_once(home: Path) -> None:
+    """A help mail read 'Help / ---- / How to play by mail / ----...', and the
+    invitation's HTML gave 'How to play by mail' as a heading and again in its text."""
+    table = new_table(home)
+    invitation = table.white.last
+    assert text_of(invitation).count("How to play by mail") == 1
+    html = invitation.get_body(("html",)).get_content()
+    assert html.count("How to play by mail") == 1
+    assert table.send(table.white.reply("help")).outcome == "info"
+    text = text_of(table.white.last)
+    assert text.count("How to play by mail") == 1 and "Help\n----" not in text
+    html = table.white.last.get_body(("html",)).get_content()
+    assert html.count("How to play by mail") == 1

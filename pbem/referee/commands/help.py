@@ -10,15 +10,18 @@ from pbem.referee.unit import Unit
 from pbem.referee.wording import examples
 from pbem.rules.registry import game_of
 
+#: the help's own heading, the title of its section in the answer
+HEADING = "How to play by mail"
+
 
 @command("help", scope="any", info=True)
 def cmd_help(unit: Unit, order: Order) -> None:
     token = unit.player.token if unit.game is not None else unit.token
     if unit.game is None:
-        unit.sections.append(("Help", help_text(token)))
+        unit.sections.append((HEADING, help_text(token)))
         return
     rules = game_of(unit.board)  # each game's own notation, and its own endings
-    unit.sections.append(("Help", help_text(
+    unit.sections.append((HEADING, help_text(
         token, examples(unit.board), rules.mail_examples,
         rules.ends_by_agreement(unit.board.ruleset),
     )))
