@@ -87,7 +87,8 @@ def test_help_of_every_game_keeps_its_two_columns_in_78(home: Path) -> None:
 
 
 def test_a_mail_that_names_no_game_is_refused_without_a_game_number(home: Path) -> None:
-    """It said 'nothing in game - has changed'."""
+    """It said 'nothing in game - has changed'; and 'not played' of a mail that held no
+    turn."""
     from email.message import EmailMessage
 
     table = new_table(home)
@@ -98,9 +99,11 @@ def test_a_mail_that_names_no_game_is_refused_without_a_game_number(home: Path) 
     msg.set_content("board\n")
     assert table.send(msg.as_bytes()).outcome == "refused"
     text = text_of(table.white.last)
-    assert "Your mail was not played: nothing has changed." in text
+    assert "Your mail was not acted on: nothing has changed." in text
     html = table.white.last.get_body(("html",)).get_content()
-    assert "nothing has changed" in html and "game -" not in text + html
+    assert "not acted on: nothing has changed" in html and "game -" not in text + html
+    assert table.send(table.white.reply("timezone Mars/Olympus")).outcome == "refused"
+    assert "Your mail was not acted on: nothing has changed." in text_of(table.white.last)
 
 
 def test_a_paragraph_with_an_address_in_it_is_filled_not_folded(home: Path) -> None:
