@@ -362,6 +362,7 @@ def _handle_stdin(args: argparse.Namespace) -> tuple[Handled, Home, Config, sqli
 def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
     import sqlite3
 
+    from pbem.referee.inbox import looks_like_mail
     from pbem.referee.service import Referee
     from pbem.referee.sources import ImapMessageSource, MaildirSource, MessageSource, Unreadable
     from pbem.referee.store import StoreError
@@ -386,6 +387,8 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
             try:
                 if isinstance(raw, Unreadable):
                     raise raw
+                if not looks_like_mail(raw):  # what `pbem mail` refuses is put aside
+                    raise Unreadable("not an email message (it has no header lines)")
                 handled = referee.handle(raw)
             except (StoreError, sqlite3.Error) as exc:  # the store, not the mail: all wait
                 sys.stderr.write(printable(f"pbem: {name}: not handled, left for the next "

@@ -62,3 +62,20 @@ def test_a_bad_message_is_put_aside_and_the_poll_goes_on(home: Path) -> None:
     assert run.stdout.decode().startswith("1 message: 1 accepted")
     assert table.turns() == ["1w", "1b"]
 
+
+
+def test_a_file_that_is_no_mail_is_put_aside_as_pbem_mail_refuses_it(home: Path) -> None:
+    """An empty or binary file in new/ was counted as 'ignored' and then as 'duplicate'
+    (all such files looked alike), marked seen; ``pbem mail`` refuses the same bytes as
+    no email message."""
+    inbox = home / "inbox"
+    _put(inbox, 1, b"")
+    _put(inbox, 2, bytes(range(256)) * 4)
+    _put(inbox, 3, b"just a line of text\n")
+    run = run_pbem(home, "poll", timeout=120)
+    err = run.stderr.decode()
+    assert run.returncode == 3, err
+    assert run.stdout.decode().startswith("0 messages; 3 not handled")
+    assert err.count("not an email message (it has no header lines)") == 3, err
+    aside = sorted(p.name.split(".")[0] for p in (inbox / "failed" / "new").iterdir())
+    assert aside == ["1700000001", "1700000002", "1700000003"]
