@@ -44,8 +44,9 @@ reply bob@example.org b 4 "Hi Alice, my Base:
 echo "-- a refused turn (a Base must go on a Center):"
 reply alice@example.org w 5 "Bh10"
 echo
-echo "== The outbox ($PBEM_HOME/outbox/new):"
-for f in "$PBEM_HOME"/outbox/new/*; do
+echo "== The outbox ($PBEM_HOME/outbox/new), oldest first:"
+for f in $(ls -tr "$PBEM_HOME"/outbox/new/); do  # files are named by Message-ID: sort by time
+  f="$PBEM_HOME/outbox/new/$f"
   grep -m1 '^To:' "$f" | tr '\n' ' '; grep -m1 '^Subject:' "$f"
 done
 echo
