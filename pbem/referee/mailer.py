@@ -213,7 +213,7 @@ class Mailer:
             else:
                 state = f"{after.to_move.title} to move"
             subject = f"{labels} played; {state}"
-            if self._held(p.email, game, subject, text):
+            if self._held(p.email, game, f"{game.name}: {subject}", text):  # as mailed
                 continue
             out = self.to(game, p, "report", subject, Letter(text, html), inc=inc)
             self.queue(replace(out, pictures=pictures), row)

@@ -179,6 +179,9 @@ def test_digest_holds_reports_and_tick_sends_one_a_day(home: Path, now: FakeNow)
     digest = table.black.last
     assert digest["X-Pbem-Kind"] == "digest"
     assert "3 report(s)" in text_of(digest) and "1w played" in text_of(digest)
+    game = table.conn.execute("SELECT name FROM games WHERE id = ?",
+                              (table.game_id,)).fetchone()[0]
+    assert f"\n  {game}: 1w played; " in text_of(digest)  # which game, for a player of several
     # refusals are never held
     assert table.send(table.black.reply("Bk11 nonsense", quote=False)).outcome == "refused"
     assert table.black.last["X-Pbem-Kind"] == "refusal"
