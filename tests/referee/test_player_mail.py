@@ -207,6 +207,9 @@ def test_challenge_accept_starts_a_game(home: Path, now: FakeNow) -> None:
     white = table.white
     handled = table.send(white.reply("challenge newbie@fresh.test ruleset featured days 5"))
     assert handled.outcome == "accepted", handled.reason
+    said = " ".join(text_of(white.last).split())  # not '(featured; Time control: ... Rated.)'
+    assert "Challenge 1 sent to newbie@fresh.test: featured. Time control: 5 days a turn" in said
+    assert said.endswith("Rated. You play White if it is accepted.")
     newbie = MailPlayer("newbie@fresh.test")
     newbie.receive(outbox_mails(home))
     invite = newbie.last

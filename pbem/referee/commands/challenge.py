@@ -80,8 +80,8 @@ def cmd_challenge(unit: Unit, order: Order) -> None:
     unit.mailer.queue(unit.mailer.to_address(
         "challenge", other, f"Realm: {unit.email} challenges you (challenge {number})", body,
         token=token), unit.row)
-    unit.sections.append(("Challenge", f"Challenge {number} sent to {other} ({ruleset.name}; "
-                          f"{clock_words}) You play White if it is accepted."))
+    unit.sections.append(("Challenge", f"Challenge {number} sent to {other}: {ruleset.name}. "
+                          f"{clock_words} You play White if it is accepted."))
     unit.changed = True
 
 
