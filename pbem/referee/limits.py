@@ -73,9 +73,10 @@ TEXT_WIDTH = 78
 
 
 def folded(text: str, width: int = TEXT_WIDTH) -> str:
-    """``text`` with every line longer than ``width`` folded at its words, the rest of it
-    indented as the line is (most are sentences); a board's rows and a short line are kept
-    as they are, and a word longer than the width is never cut."""
+    """``text`` with every line longer than ``width`` folded at its words: the rest of a
+    sentence at the margin goes on at the margin, the rest of an indented line (an item of
+    a list) two spaces further in; a board's rows and a short line are kept as they are,
+    and a word longer than the width is never cut."""
     if all(len(line) <= width for line in text.split("\n")):
         return text
     out = []
@@ -85,7 +86,8 @@ def folded(text: str, width: int = TEXT_WIDTH) -> str:
             continue
         indent = line[: len(line) - len(line.lstrip(" "))]
         out.append(textwrap.fill(line.strip(" "), width, initial_indent=indent,
-                                 subsequent_indent=indent, break_long_words=False,
+                                 subsequent_indent=indent + "  " if indent else "",
+                                 break_long_words=False,
                                  break_on_hyphens=False))
     return "\n".join(out)
 

@@ -141,3 +141,13 @@ def test_help_and_the_invitation_head_how_to_play_once(home: Path) -> None:
     assert text.count("How to play by mail") == 1 and "Help\n----" not in text
     html = table.white.last.get_body(("html",)).get_content()
     assert html.count("How to play by mail") == 1
+
+
+def test_a_folded_item_of_a_list_goes_on_further_in(home: Path) -> None:
+    """An option of the rules in force, folded, went on at its own indent and read as
+    the next option."""
+    table = new_table(home, "original")
+    lines = text_of(table.white.last).splitlines()
+    item = next(i for i, line in enumerate(lines) if line.startswith("    power_sacrifice:"))
+    assert lines[item + 1].startswith("      ") and not lines[item + 1].startswith("       ")
+    assert max(len(line) for line in lines) <= 78
