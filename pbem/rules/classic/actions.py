@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 from pbem.rules.move_turns import GameEnded, Pass, Placement
 from pbem.rules.pieces import Kind, Side
+from pbem.rules.values import quick
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Move:
     """A piece moves from the Center ``path[0]`` over the Centers ``path[1:]``.
@@ -42,6 +44,7 @@ Action = Placement | Move | Pass
 
 
 # -- events, in the order they happen --------------------------------------------------
+@quick
 @dataclass(frozen=True, slots=True)
 class Placed:
     side: Side
@@ -49,6 +52,7 @@ class Placed:
     square: int
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Refilled:
     """A Border piece went onto the Center a mover left: Classic's rescue (the mover's
@@ -62,6 +66,7 @@ class Refilled:
     rescue: bool
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Dislodged:
     #: the side whose piece was dislodged
@@ -71,6 +76,7 @@ class Dislodged:
     to: int
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class MovedOff:
     side: Side

@@ -9,12 +9,14 @@ from pbem.rules.classic.ruleset import CLASSIC_RULES, Ruleset
 from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, IS_CENTER, REALM_SQUARES, REALMS, SQUARES
 from pbem.rules.pieces import Kind, Side
+from pbem.rules.values import quick
 
 Board = tuple[Piece | None, ...]
 Pair = tuple[int, int]
 EMPTY_BOARD: Board = (None,) * len(SQUARES)
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Position:
     ruleset: Ruleset = CLASSIC_RULES

@@ -35,12 +35,14 @@ from pbem.rules.classic.position import Phase, Position
 from pbem.rules.geometry import CENTER, IS_CENTER, REALM_OF, realm_name, square_name
 from pbem.rules.move_turns import DRAW, check_playing
 from pbem.rules.pieces import Kind, Side
+from pbem.rules.values import quick
 
 
 def win_for(side: Side) -> str:
     return "1-0" if side is Side.WHITE else "0-1"
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class TurnState:
     """A turn under way: the position after the moves so far."""

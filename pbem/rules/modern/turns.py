@@ -33,8 +33,10 @@ from pbem.rules.modern.pieces import (
 from pbem.rules.modern.position import Phase, Position
 from pbem.rules.move_turns import DRAW, WIN, GameEnded, Placement, check_playing
 from pbem.rules.pieces import Kind, Side
+from pbem.rules.values import quick
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Move:
     """A piece's line: ``frm``, the turning squares ``via``, the stop ``to``; and the
@@ -52,6 +54,7 @@ class Move:
         return (self.frm, *self.via, self.to)
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class HQPlaced:
     """``side`` captured the Realm of ``square`` (its Center): the moving piece left the
@@ -61,6 +64,7 @@ class HQPlaced:
     square: int
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Dislodged:
     """The enemy piece on the captured Center went to ``to``; ``side`` is its owner."""
@@ -74,6 +78,7 @@ Event = HQPlaced | Dislodged | GameEnded
 
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class TurnState:
     start: Position

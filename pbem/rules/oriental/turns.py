@@ -33,8 +33,10 @@ from pbem.rules.oriental.pieces import (
 )
 from pbem.rules.oriental.position import Phase, Position
 from pbem.rules.pieces import Kind, Side
+from pbem.rules.values import quick
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Move:
     """A piece moves from ``frm`` to ``to`` in a straight line over empty squares."""
@@ -43,6 +45,7 @@ class Move:
     to: int
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class Surrounded:
     """The event that ends the game: ``side`` surrounded the group on ``group``."""
@@ -55,6 +58,7 @@ Event = Surrounded | GameEnded
 
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class TurnState:
     """A turn under way: the Realm it plays from and the pieces still to move."""
