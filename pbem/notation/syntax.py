@@ -134,6 +134,8 @@ class GameText:
     span: Span = _span()
     #: the line the front matter starts on (for errors in it), or None
     header_span: Span | None = field(default=None, compare=False)
+    #: where each top-level key's value is written in the front matter (for errors in it)
+    header_spans: dict[str, Span] = field(default_factory=dict, compare=False)
 
     @property
     def entries(self) -> tuple[EntryText, ...]:

@@ -105,20 +105,33 @@ class _Stop(Exception):
     """Ends the walk at the first error."""
 
 
-def ruleset_of(headers: dict[str, Any], default: Any = None, base: Path | None = None) -> Any:
+def ruleset_of(
+    headers: dict[str, Any],
+    default: Any = None,
+    base: Path | None = None,
+    spans: dict[str, Span] | None = None,
+) -> Any:
     """The front matter's ruleset (a preset, a file, or a mapping), else ``default``; a
     ``setup:`` key (a custom opening, square -> piece) is the ruleset's ``setup`` option.
 
     A file must lie in ``base``, the record's folder; a record that is no file (a
-    stored game, a text) may name presets and mappings only.
+    stored game, a text) may name presets and mappings only. An error in either key
+    is placed where ``spans`` says that key's value is written.
     """
     spec = headers.get("ruleset")
-    if spec is None:
-        ruleset = default if default is not None else featured().default_ruleset()
-    else:
-        ruleset = load_ruleset(spec, base=base, files=base is not None)
-    if "setup" in headers:
-        ruleset = game_of(ruleset).ruleset_from({"setup": headers["setup"]}, ruleset)
+    key = "ruleset"
+    try:
+        if spec is None:
+            ruleset = default if default is not None else featured().default_ruleset()
+        else:
+            ruleset = load_ruleset(spec, base=base, files=base is not None)
+        key = "setup"
+        if "setup" in headers:
+            ruleset = game_of(ruleset).ruleset_from({"setup": headers["setup"]}, ruleset)
+    except PbemError as exc:
+        if spans and key in spans:  # the record's own line, not one of a ruleset file
+            exc.span = spans[key]
+        raise
     return ruleset
 
 
@@ -137,10 +150,10 @@ def replay_game(
     ``READING_BUDGET`` actions played).
     """
     try:
-        ruleset = ruleset_of(game.headers, default_ruleset, base)
+        ruleset = ruleset_of(game.headers, default_ruleset, base, game.header_spans)
     except PbemError as exc:
         replay = Replay(headers=dict(game.headers), ruleset=None)
-        replay.error = GameError(exc.message, exc.code, game.header_span)
+        replay.error = GameError(exc.message, exc.code, exc.span or game.header_span)
         return replay
     if strict:  # every repair is an error: nothing to decide
         return _walk(game, ruleset, strict, None)

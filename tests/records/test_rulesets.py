@@ -136,7 +136,20 @@ def test_a_bad_ruleset_in_the_front_matter_is_the_games_error_at_its_line():
     assert not report.valid
     assert report.error.code == "ruleset.range"
     assert "'enforcers'" in report.error.message and "4 to 9" in report.error.message
-    assert report.error.span is not None and report.error.span.line == 1
+    assert report.error.span is not None and report.error.span[:2] == (3, 10)
+
+
+def test_an_unknown_ruleset_is_reported_at_its_line_and_column():
+    report = _one("---\nwhite: A\nruleset:   nosuch\n---\n" + SETUP)
+    assert not report.valid and report.error.code == "ruleset.unknown"
+    assert "'nosuch'" in report.error.message
+    assert report.error.span is not None and report.error.span[:2] == (3, 12)
+
+
+def test_a_bad_setup_in_the_front_matter_is_reported_at_the_setup_line():
+    report = _one("---\nruleset: featured\nsetup: {zz99: B}\n---\n" + SETUP)
+    assert not report.valid
+    assert report.error.span is not None and report.error.span.line == 3
 
 
 def test_validate_ruleset_option_applies_to_records_that_name_none(tmp_path, capsys):
