@@ -65,6 +65,22 @@ def test_pbem_ratings_refuses_an_unknown_game(club: Path, capsys) -> None:
     assert "unknown game 'chess'" in err and "featured, classic" in err
 
 
+def test_pbem_ratings_of_a_missing_file_says_the_error_alone(tmp_path: Path, capsys) -> None:
+    assert main(["ratings", str(tmp_path / "nosuch.realm")]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "nosuch.realm: no such file or folder" in err
+
+
+def test_pbem_ratings_of_a_missing_file_beside_a_real_one_still_prints_the_table(
+    club: Path, tmp_path: Path, capsys
+) -> None:
+    assert main(["ratings", str(club), str(tmp_path / "nosuch.realm")]) == 2
+    out, err = capsys.readouterr()
+    assert out.startswith("The Featured Game (featured): 3 players")
+    assert "nosuch.realm: no such file or folder" in err
+
+
 def test_a_provisional_rating_is_marked(club: Path, capsys) -> None:
     main(["ratings", str(club)])
     rows = [ln for ln in capsys.readouterr().out.splitlines() if ln.strip()[:1].isdigit()]
