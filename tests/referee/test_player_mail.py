@@ -40,6 +40,7 @@ def test_vacation_by_mail_stops_the_clock_and_tells_the_opponent(home: Path,
     assert "Black (black@players.test) will be on vacation 2026-12-02 to 2026-12-04" in told
     # White's deadline moved back by the 3 days of Black's vacation
     assert "White to move by Mon 2026-12-07 10:00 UTC" in told
+    assert told.count("2026-12-02") == 1  # the dates are said once, not again by the clock
     now.set(datetime(2026, 12, 3, 12, tzinfo=UTC))
     assert table.send(table.white.reply("board")).outcome == "info"
     assert "Black is on vacation until 2026-12-04; the clock is stopped." in text_of(

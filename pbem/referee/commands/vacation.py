@@ -25,10 +25,13 @@ def cmd_vacation(unit: Unit, order: Order) -> None:
     except PbemError as exc:
         raise Refusal(exc.message, order) from None
     accounts.save_book(conn, unit.email, book)
+    booked = None  # the dates the notice opens with, which its clock lines need not repeat
     if isinstance(outcome, Granted):
         left = ", ".join(f"{n} day(s) of {y} left" for y, n in outcome.left)
         said = f"Vacation booked: {outcome.vacation.describe()} (UTC days); {left}."
         told = f"will be on vacation {outcome.vacation.describe()}"
+        v = outcome.vacation
+        booked = f"will be on vacation from {v.first.isoformat()} to {v.last_counted.isoformat()};"
     else:
         assert isinstance(outcome, Cancelled)
         parts = [f"cancelled {v.describe()}" for v in outcome.removed]
@@ -51,10 +54,13 @@ def cmd_vacation(unit: Unit, order: Order) -> None:
             if p.email == unit.email:
                 continue
             me = game.opponent(p.side)
+            repeat = None if booked is None else f"{me.title} {booked}"
+            lines = [ln for ln in clock_lines(game, unit.now)
+                     if repeat is None or not ln.startswith(repeat)]
             unit.mailer.tell_one(game, p, f"{me.title}'s vacation",
                                  f"{me.title} ({me.name}) {told}; the clock of this game "
                                  f"stops while {me.title} is away.\n\n"
-                                 + "\n".join(clock_lines(game, unit.now)), row=unit.row)
+                                 + "\n".join(lines), row=unit.row)
         games.log(conn, game.id, "vacation", f"{unit.email} {told}")
     clocks = f" The clocks of your games {', '.join(changed)} follow it." if changed else ""
     unit.sections.append(("Vacation", said + clocks))
