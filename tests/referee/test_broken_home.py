@@ -10,6 +10,8 @@ replies cannot be delivered) is 0, with the replies left queued.
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -132,6 +134,43 @@ def test_a_read_only_store_is_75(home: Path) -> None:
     finally:
         home.chmod(0o755)
     assert proc.returncode == EX_TEMPFAIL, proc.stderr
+
+
+def _says_why(proc: subprocess.CompletedProcess[bytes], why: bytes, where: Path) -> None:
+    assert proc.returncode == 3, proc.stderr
+    assert b"cannot open the store" in proc.stderr and why in proc.stderr
+    assert str(where).encode() in proc.stderr and b"journal" in proc.stderr
+    assert b"Traceback" not in proc.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
+def test_a_home_on_a_read_only_file_system_says_so(home: Path, tmp_path: Path) -> None:
+    _game(home)
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        copy = mount / "home"
+        shutil.copytree(home, copy)
+        for suffix in ("-wal", "-shm"):
+            (copy / f"pbem.sqlite{suffix}").unlink(missing_ok=True)
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        for args in (("games",), ("show", "1")):
+            _says_why(run_pbem(copy, *args), b"read-only file system", copy)
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into any folder")
+def test_a_home_folder_that_is_not_writable_says_so(home: Path) -> None:
+    _game(home)
+    home.chmod(0o555)
+    try:
+        _says_why(run_pbem(home, "games"), b"not writable", home)
+    finally:
+        home.chmod(0o755)
 
 
 @pytest.mark.parametrize("broken", ["no-server", "missing-ca-file", "outbox-is-a-file"])

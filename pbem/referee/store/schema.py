@@ -9,6 +9,7 @@ migrations recorded in ``schema_migrations``, each applied in one transaction.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -304,8 +305,28 @@ def connect(path: Path, *, create: bool = False) -> sqlite3.Connection:
         conn.execute("PRAGMA foreign_keys = ON")
         migrate(conn)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open the store {path}: {exc}") from None
+        why = _unwritable(path)
+        raise StoreError(f"cannot open the store {path}: {why or exc}") from None
     return conn
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why SQLite cannot write beside the store, in words, or None. Even a command that
+    only reads (``games``, ``show``) must: the store is in WAL mode, and SQLite keeps its
+    ``-wal`` and ``-shm`` journal files in the store's folder."""
+    folder = path.parent
+    journal = "SQLite needs to write its journal (-wal, -shm files) beside the store, even to read"
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return None
+    if read_only:
+        return f"the folder {folder} is on a read-only file system: {journal}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} is not writable by this user: {journal}"
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        return f"the store {path} is not readable and writable by this user: {journal}"
+    return None
 
 
 def _check_exists(path: Path) -> None:
