@@ -74,7 +74,9 @@ def examples(position: GamePosition) -> list[tuple[str, str]]:
             if placements else []
     if position.phase is not Phase.PLAY:
         return []
-    moves = [m for texts in listing["moves"].values() for m in texts]
+    # the shortest first (the invitation's example is the shortest too): a six-jump
+    # move with a capture shows the notation less plainly than a one-step one
+    moves = sorted((m for texts in listing["moves"].values() for m in texts), key=len)
     shown: list[tuple[str, str]] = []
     plain = next((m for m in moves if "(" not in m), None)
     if plain is not None:

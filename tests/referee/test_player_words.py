@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from pbem.referee.store.games import load_game
+from pbem.referee.wording import examples
+from pbem.render.legal_text import legal_listing
+from pbem.rules.game import Phase
 from tests.referee.conftest import MailPlayer, outbox_mails, text_of
 from tests.referee.helpers import Table, new_table, play_setup
 from tests.referee.test_sample_by_mail import sample_turns
@@ -52,6 +58,23 @@ def test_help_shows_the_notation_with_turns_from_the_players_game(home: Path) ->
     table = new_table(home)
     assert table.send(table.white.reply("help")).outcome == "info"
     assert "(set-up)" in text_of(table.white.last)
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "featured", "medieval", "oriental", "modern"])
+def test_helps_examples_are_the_shortest_legal_turns(home: Path, ruleset: str) -> None:
+    """Classic's help showed a six-jump capture where a one-step one is legal."""
+    table = _until(home, "9w") if ruleset == "featured" else new_table(home, ruleset)
+    position = load_game(table.conn, table.game_id).position
+    if position.phase is not Phase.PLAY:
+        pytest.skip("no move in this game's first position")
+    moves = [m for texts in legal_listing(position)["moves"].values() for m in texts]
+    shown = dict(examples(position))
+    for text, meaning in shown.items():
+        if "," in text:
+            continue  # two moves in one turn
+        alike = [m for m in moves if ("(" in m) == ("(" in text)]
+        assert len(text) == min(map(len, alike)), (ruleset, meaning, text)
+    assert shown
 
 
 def test_moves_lines_fit_in_78_columns(home: Path) -> None:
