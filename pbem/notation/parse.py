@@ -35,6 +35,7 @@ _WORDS = {
     "TAKEN_AT": "a piece taken like 'xBb5' or 'xEa7'",
     "BROUGHT_AT": "a piece brought onto a Center like '+Ea4'",
     "REALM": "a Rearrangement like 'Rh5(...)'",
+    "REALM_LIST": "a Rearrangement like 'Rh5(...)'",
     "PASS": "'pass'",
     "SLASH": "'/'",
     "COMMA": "','",

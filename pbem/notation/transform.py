@@ -37,6 +37,7 @@ _SQ = SQUARE_PATTERN
 _SQUARE = re.compile(_SQ)
 _TWO = re.compile(rf"([PE])({_SQ})({_SQ})")
 _AT = re.compile(rf"([BPERS]|x[BE])({_SQ})([NESWU]?)")
+_ITEM = re.compile(rf"([PE])({_SQ})([NESWU]?)")
 _EVENT = re.compile(rf"([x+]?)([BPE])({_SQ})([NESWU]?)")
 _PLACED_PAIR = re.compile(rf"(\d+)\.([BPE])({_SQ})[ \t]+([BPE])({_SQ}),")
 
@@ -150,6 +151,8 @@ class ToSyntax(Transformer):
 
     def rearrangement(self, c: list[Any]) -> RearrangementText:
         tok = c[0]
+        if tok.type == "REALM_LIST":
+            return self._rearrangement_at(tok)
         m = self._split(tok, _AT)
         own: list[ItemText] = []
         theirs: list[ItemText] = []
@@ -162,6 +165,25 @@ class ToSyntax(Transformer):
         return RearrangementText(
             self._sq_in(tok, m, 2), tuple(own), self._span(tok), tuple(theirs)
         )
+
+    def _rearrangement_at(self, tok: Token) -> RearrangementText:
+        """``Rh5(Pg4,Eg6N;Pi6)`` (one token): as ``rearrangement`` reads the same tokens."""
+        line = tok.line + self.line_offset  # type: ignore[operator]
+        col = tok.column
+        text = str(tok)
+        open_at = text.index("(")
+        semicolon = text.find(";")
+        own: list[ItemText] = []
+        theirs: list[ItemText] = []
+        for m in _ITEM.finditer(text, open_at + 1):
+            into = theirs if 0 <= semicolon < m.start() else own
+            into.append(ItemText(
+                m.group(1), SquareText(m.group(2), new_span((line, col + m.start(2), None, None))),
+                m.group(3) or None, new_span((line, col + m.start(), None, None)),
+            ))
+        square = SquareText(text[1:open_at], new_span((line, col + 1, None, None)))
+        return RearrangementText(square, tuple(own), new_span((line, col, None, None)),
+                                 tuple(theirs))
 
     def sacrifice(self, c: list[Token]) -> SacrificeText:
         tok, ev = c[0], c[2]

@@ -190,3 +190,39 @@ def test_after_a_whole_entry_the_error_offers_what_may_follow_black_s_move():
         "(1-0, 0-1, 1/2-1/2, *)"
     )
     assert caught.value.span.column == 15
+
+
+@pytest.mark.parametrize(
+    "rearrangement", ["Re2(Pf1)", "Rb8(Ea9N,Pa8,Pb9)", "Rh5(Pg4,Eg6N;Pi6,Ei4U)", "Rh5(Eg6)"]
+)
+def test_a_rearrangement_is_one_token_read_as_written_apart(rearrangement):
+    line = f"12.Pd1d12(Ee12S)/{rearrangement}"
+    packed = parse_movetext(line).entries[0].black.actions[0]
+    spaced = parse_movetext(
+        line.replace("(", " ( ").replace(",", " , ").replace(";", " ; ").replace(")", " )")
+    ).entries[0].black.actions[0]
+    assert packed == spaced
+    assert [t.type for t in parser().lex(line)] == ["WHITE_HALF", "REALM_LIST"]
+    assert line[packed.span.column - 1 :].startswith("R" + packed.realm.text)
+    assert line[packed.realm.span.column - 1 :].startswith(packed.realm.text)
+    for item in (*packed.items, *packed.opponent):
+        written = item.piece + item.square.text + (item.facing or "")
+        assert line[item.span.column - 1 :].startswith(written)
+        assert line[item.square.span.column - 1 :].startswith(item.square.text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "column"),
+    [
+        # a Base among the items: read token by token, the error names it at its column
+        ("5.Pa1a2/Rb8(Pa8,Bb9)", "Bb9 cannot be rearranged", 17),
+        ("5.Pa1a2/Rb8(Ea9Z)", "expected a direction", 16),
+        ("5.Pa1a2/Rb8(Pa8,,Pb9)", "unexpected ','", 17),
+        ("5.Pa1a2/Rb8(Pa8", "expected ',' or ')'", 16),
+    ],
+)
+def test_a_rearrangement_that_is_not_quite_packed_reads_token_by_token(text, message, column):
+    with pytest.raises(NotationError) as caught:
+        parse_movetext(text)
+    assert message in caught.value.message
+    assert caught.value.span.column == column
