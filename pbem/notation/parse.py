@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from lark import Token
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -199,10 +200,22 @@ def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> Notatio
                 code="notation.syntax",
             )
     return NotationError(
-        f"unexpected {_shown(str(tok))}: expected {expected_words(exc.expected)}",
+        f"unexpected {_shown(_quoted(tok))}: expected {expected_words(exc.expected)}",
         span=Span(tok.line + line_offset, tok.column),  # type: ignore[operator]
         code="notation.syntax",
     )
+
+
+def _quoted(tok: Token) -> str:
+    """What an error quotes of an unexpected token: an entry packed with a Rearrangement
+    for White (``19.Rb11(Pc11)/Pf3j3``) is quoted as its number, as it was before such
+    entries became one token, so that the error stays word for word the same."""
+    text = str(tok)
+    if tok.type in ("WHITE_HALF", "FULL_ENTRY"):
+        dot = text.index(".") + 1
+        if text[dot] == "R":
+            return text[:dot]
+    return text
 
 
 def _unclosed_paren(text: str, pos: int) -> int | None:

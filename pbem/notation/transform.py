@@ -168,22 +168,38 @@ class ToSyntax(Transformer):
 
     def _rearrangement_at(self, tok: Token) -> RearrangementText:
         """``Rh5(Pg4,Eg6N;Pi6)`` (one token): as ``rearrangement`` reads the same tokens."""
-        line = tok.line + self.line_offset  # type: ignore[operator]
-        col = tok.column
         text = str(tok)
-        open_at = text.index("(")
-        semicolon = text.find(";")
+        line = tok.line + self.line_offset  # type: ignore[operator]
+        return self._realm_list_at(text, 0, len(text), line, tok.column)
+
+    @staticmethod
+    def _realm_list_at(text: str, start: int, end: int, line: int, column: int
+                       ) -> RearrangementText:
+        """The Rearrangement written ``text[start:end]`` (a REALM_LIST), ``text`` at ``column``."""
+        open_at = text.index("(", start, end)
+        semicolon = text.find(";", start, end)
         own: list[ItemText] = []
         theirs: list[ItemText] = []
-        for m in _ITEM.finditer(text, open_at + 1):
+        for m in _ITEM.finditer(text, open_at + 1, end):
             into = theirs if 0 <= semicolon < m.start() else own
             into.append(ItemText(
-                m.group(1), SquareText(m.group(2), new_span((line, col + m.start(2), None, None))),
-                m.group(3) or None, new_span((line, col + m.start(), None, None)),
+                m.group(1),
+                SquareText(m.group(2), new_span((line, column + m.start(2), None, None))),
+                m.group(3) or None, new_span((line, column + m.start(), None, None)),
             ))
-        square = SquareText(text[1:open_at], new_span((line, col + 1, None, None)))
-        return RearrangementText(square, tuple(own), new_span((line, col, None, None)),
+        square = SquareText(text[start + 1 : open_at],
+                            new_span((line, column + start + 1, None, None)))
+        return RearrangementText(square, tuple(own), new_span((line, column + start, None, None)),
                                  tuple(theirs))
+
+    def _white_at(self, text: str, start: int, slash: int, line: int, column: int) -> TurnText:
+        """White's turn packed in ``text[start:slash]``: moves, or one Rearrangement."""
+        actions: list[Any]
+        if text[start] == "R":
+            actions = [self._realm_list_at(text, start, slash, line, column)]
+        else:
+            actions = self._moves_at(text, start, slash, line, column)
+        return TurnText(tuple(actions), (), None, actions[0].span, None)
 
     def sacrifice(self, c: list[Token]) -> SacrificeText:
         tok, ev = c[0], c[2]
@@ -272,8 +288,7 @@ class ToSyntax(Transformer):
         text = str(tok)
         line = tok.line + self.line_offset
         dot = text.index(".")
-        moves = self._moves_at(text, dot + 1, len(text) - 1, line, tok.column)
-        white = TurnText(tuple(moves), (), None, moves[0].span, None)
+        white = self._white_at(text, dot + 1, len(text) - 1, line, tok.column)
         black = c[1] if len(c) > 1 else None
         return EntryText(int(text[:dot]), white, black, True, Span(line, tok.column))
 
@@ -283,8 +298,7 @@ class ToSyntax(Transformer):
         text = str(tok)
         line = tok.line + self.line_offset
         dot, slash = text.index("."), text.index("/")
-        moves = self._moves_at(text, dot + 1, slash, line, tok.column)
-        white = TurnText(tuple(moves), (), None, moves[0].span, None)
+        white = self._white_at(text, dot + 1, slash, line, tok.column)
         black = self.turn([self._moves_at(text, slash + 1, len(text), line, tok.column), *c[1:]])
         span = new_span((line, tok.column, None, None))
         return EntryText(int(text[:dot]), white, black, True, span)

@@ -226,3 +226,34 @@ def test_a_rearrangement_that_is_not_quite_packed_reads_token_by_token(text, mes
         parse_movetext(text)
     assert message in caught.value.message
     assert caught.value.span.column == column
+
+
+@pytest.mark.parametrize(
+    ("entry", "first"),
+    [
+        ("13.Rb8(Ea9N,Pa8,Pb9)/Pc7c3", "FULL_ENTRY"),
+        ("13.Rb8(Ea9N)/Rh5(Pg4)", "WHITE_HALF"),
+        ("13.Rb8(Pa8)/pass", "WHITE_HALF"),
+        ("13.Rb8(Pa8)/Pc7c3(Bb2),Pd1d2", "FULL_ENTRY"),
+    ],
+)
+def test_an_entry_opened_by_a_packed_rearrangement_is_read_as_written_apart(entry, first):
+    packed = parse_movetext(entry).entries[0]
+    spaced = parse_movetext(
+        entry.replace(".", ". ", 1).replace("/", " / ").replace("(", " ( ").replace(",", " , ")
+    ).entries[0]
+    assert packed == spaced and packed.slash
+    assert next(iter(parser().lex(entry))).type == first
+    assert packed.span == Span(1, 1)
+    (realm,) = packed.white.actions
+    assert packed.white.span == realm.span == Span(1, 4)
+    assert entry[realm.realm.span.column - 1 :].startswith(realm.realm.text)
+    for item in realm.items:
+        assert entry[item.square.span.column - 1 :].startswith(item.square.text)
+
+
+def test_an_unexpected_entry_opened_by_a_rearrangement_is_quoted_by_its_number():
+    with pytest.raises(NotationError) as caught:
+        parse_movetext("18.Pa1a2/Rb8(Pa8\n19.Rb11(Pc11)/Pf3j3")
+    assert caught.value.message == "unexpected '19.': expected ',' or ')'"
+    assert caught.value.span == Span(2, 1)
