@@ -27,6 +27,7 @@ _WORDS = {
     "WHITE_HALF": "a move number like '7.'",
     "FULL_ENTRY": "a move number like '7.'",
     "PLACED_PAIR": "a move number like '7.'",
+    "PLACED_RUN": "a move number like '7.'",
     "BLACKNUM": "a move number like '7...'",
     "MOVE": "a move like 'Pc10g10'",
     "MOVE_EVENTS": "a move like 'Pc10g10'",
@@ -208,9 +209,12 @@ def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> Notatio
 
 def _quoted(tok: Token) -> str:
     """What an error quotes of an unexpected token: an entry packed with a Rearrangement
-    for White (``19.Rb11(Pc11)/Pf3j3``) is quoted as its number, as it was before such
-    entries became one token, so that the error stays word for word the same."""
+    for White (``19.Rb11(Pc11)/Pf3j3``) is quoted as its number, a run of set-up pairs as
+    its first pair, as they were before they became one token, so that the error stays
+    word for word the same."""
     text = str(tok)
+    if tok.type == "PLACED_RUN":  # its first pair, the token it was before runs were one
+        return text[: text.index(",") + 1]
     if tok.type in ("WHITE_HALF", "FULL_ENTRY"):
         dot = text.index(".") + 1
         if text[dot] == "R":

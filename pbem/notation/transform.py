@@ -307,8 +307,19 @@ class ToSyntax(Transformer):
         """``1.Bh11 Bh2,`` (one token) and any notes: as ``entry`` reads the same."""
         tok = c[0]
         m = self._split(tok, _PLACED_PAIR)
+        return self._placed_at(m, tok.line + self.line_offset, tok.column, c[1:])
+
+    def placed_run(self, c: list[Any]) -> list[EntryText]:
+        """``1.Bh11 Bh2, 2.Be8 Be5,`` (one token): its pairs' entries, the notes after it
+        on the last, as ``placed_entry`` reads each pair."""
+        tok = c[0]
         line = tok.line + self.line_offset
-        col = tok.column
+        pairs = list(_PLACED_PAIR.finditer(tok))
+        return [self._placed_at(m, line, tok.column, c[1:] if i == len(pairs) - 1 else [])
+                for i, m in enumerate(pairs)]
+
+    def _placed_at(self, m: re.Match[str], line: int, col: int, after: list[Any]) -> EntryText:
+        """The set-up pair matched by ``m`` (``_PLACED_PAIR``) in a token at ``col``."""
         white_span, black_span = Span(line, col + m.start(2)), Span(line, col + m.start(4))
         white = PlacementText(
             m.group(2), SquareText(m.group(3), Span(line, col + m.start(3))), white_span
@@ -317,13 +328,13 @@ class ToSyntax(Transformer):
             m.group(4), SquareText(m.group(5), Span(line, col + m.start(5))), black_span
         )
         comma = Span(line, col + m.end() - 1)
-        notes, mark = self._notes(c[1:])
+        notes, mark = self._notes(after)
         return EntryText(
             int(m.group(1)),
             TurnText((white,), (), None, white_span, None),
             TurnText((black,), notes, comma, black_span, mark),
             False,
-            Span(line, col),
+            Span(line, col + m.start()),
         )
 
     def black_entry(self, c: list[Any]) -> EntryText:
@@ -360,6 +371,8 @@ class ToSyntax(Transformer):
                     items.append(LabelText(str(x), self._span(x)))
                 elif x.type == "LIST_MARKER":
                     items.append(ListMarkerText(str(x).strip(), self._span(x)))
+            elif isinstance(x, list):
+                items.extend(x)  # the entries of a run of set-up pairs
             elif not isinstance(x, str):
                 items.append(x)  # entries and results (notes are plain str)
         span = items[0].span if items else Span(1 + self.line_offset, 1)

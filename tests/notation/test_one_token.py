@@ -129,7 +129,7 @@ def test_a_broken_white_half_is_read_token_by_token(text, message, column):
 )
 def test_a_set_up_pair_and_its_comma_are_one_token_read_as_written_apart(text):
     packed = parse_movetext(text).entries[0]
-    assert parser().lex(text).__next__().type == "PLACED_PAIR"
+    assert parser().lex(text).__next__().type in ("PLACED_PAIR", "PLACED_RUN")
     apart = parse_movetext(text.replace(".", ". ", 1).replace(",", " ,", 1)).entries[0]
     assert packed == apart
     assert packed.black.comma is not None
@@ -256,4 +256,43 @@ def test_an_unexpected_entry_opened_by_a_rearrangement_is_quoted_by_its_number()
     with pytest.raises(NotationError) as caught:
         parse_movetext("18.Pa1a2/Rb8(Pa8\n19.Rb11(Pc11)/Pf3j3")
     assert caught.value.message == "unexpected '19.': expected ',' or ')'"
+    assert caught.value.span == Span(2, 1)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "1.Bb11 Bh2, 2.Bk8 Bb8, 3.Be5 Bk11, 4.Pl9 Pj10, 5.Pd4 Pc8, 6.Pa11 Pi3",
+        "1.Bh11 Bh2,\t2.Be8 Be5, {a note} 3.Bb5 Bk8,",
+        "1.Bh11 Bh2, 2.Be8 Be5, (Figure 1)\n3.Bb5 Bk8, 4.Pi10 Pg3",
+    ],
+)
+def test_a_run_of_set_up_pairs_is_one_token_read_as_pairs_written_apart(line):
+    packed = parse_movetext(line).entries
+    spaced = parse_movetext(line.replace(", ", " , ").replace(",\t", " ,\t")).entries
+    assert packed == spaced
+    assert parser().lex(line).__next__().type == "PLACED_RUN"
+    assert [e.number for e in packed] == list(range(1, len(packed) + 1))
+    lines = line.split("\n")
+    for entry in packed:
+        text = lines[entry.span.line - 1]
+        assert text[entry.span.column - 1 :].startswith(f"{entry.number}.")
+        for turn in (entry.white, entry.black):
+            (placement,) = turn.actions
+            at = text[placement.span.column - 1 :]
+            assert at.startswith(placement.piece + placement.square.text)
+            assert text[placement.square.span.column - 1 :].startswith(placement.square.text)
+        if entry.black.comma is not None:
+            assert text[entry.black.comma.column - 1] == ","
+
+
+def test_notes_after_a_run_of_set_up_pairs_belong_to_its_last_pair():
+    entries = parse_movetext("1.Bh11 Bh2, 2.Be8 Be5, {both Bases} (Figure 1)").entries
+    assert [e.black.notes for e in entries] == [(), ("{both Bases}", "(Figure 1)")]
+
+
+def test_an_unexpected_run_of_set_up_pairs_is_quoted_by_its_first_pair():
+    with pytest.raises(NotationError) as caught:
+        parse_movetext("7.Pa1a2/Rb8(Pa8\n1.Bh11 Bh2, 2.Be8 Be5,")
+    assert caught.value.message == "unexpected '1.Bh11 Bh2,': expected ',' or ')'"
     assert caught.value.span == Span(2, 1)
