@@ -295,7 +295,7 @@ class ToSyntax(Transformer):
     def full_entry(self, c: list[Any]) -> EntryText:
         """``7.Pg5g9(Bh8)/Pc5c2`` (one token), then what may follow Black's last move."""
         tok = c[0]
-        text = str(tok)
+        text = str(tok).rstrip(" \t\r\n")  # the end of the line is in the token
         line = tok.line + self.line_offset
         dot, slash = text.index("."), text.index("/")
         white = self._white_at(text, dot + 1, slash, line, tok.column)

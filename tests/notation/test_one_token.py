@@ -296,3 +296,22 @@ def test_an_unexpected_run_of_set_up_pairs_is_quoted_by_its_first_pair():
         parse_movetext("7.Pa1a2/Rb8(Pa8\n1.Bh11 Bh2, 2.Be8 Be5,")
     assert caught.value.message == "unexpected '1.Bh11 Bh2,': expected ',' or ')'"
     assert caught.value.span == Span(2, 1)
+
+
+@pytest.mark.parametrize("end", ["\n", " \t\n", "\r\n"])
+def test_a_whole_entry_holds_the_end_of_its_line_and_the_next_line_reads_as_before(end):
+    text = f"8.Pc7c3/Pa2a12(Bb11){end}9.Pc3c7(Ec9W)/Pa12a8{end}{{a note}}"
+    tokens = list(parser().lex(text))
+    assert [t.type for t in tokens] == ["FULL_ENTRY", "FULL_ENTRY", "COMMENT"]
+    assert [(t.line, t.column) for t in tokens] == [(1, 1), (2, 1), (3, 1)]
+    first, second = parse_movetext(text).entries
+    assert second.span == Span(2, 1)
+    assert second.black.notes == ("{a note}",)
+    (move,) = first.black.actions
+    assert [e.square.text for e in move.events] == ["b11"]
+
+
+def test_an_unexpected_whole_entry_is_quoted_without_the_end_of_its_line():
+    with pytest.raises(NotationError) as caught:
+        parse_movetext("7.Pa1a2/Rb8(Pa8\n8.Pc7c3/Pa2a12(Bb11)\n")
+    assert caught.value.message == "unexpected '8.Pc7c3/Pa2a12(Bb11)': expected ',' or ')'"
