@@ -348,7 +348,10 @@ class _Walker:
         plan = self.plan
         if plan is None:
             return fn(state, action)
-        plan.spend()
+        budget = plan.budget  # plan.spend(), inline: it runs for every action
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _OutOfBudget
         try:
             return fn(state, action)
         except AmbiguousReading as amb:

@@ -56,6 +56,10 @@ _BY_NAME = {name: i for i, name in enumerate(SQUARE_NAMES)}
 SQUARE_INDEX: dict[str, int] = _BY_NAME
 
 
+#: every square's name: a written name in it is read as written
+PLAIN_SQUARES: frozenset[str] = frozenset(SQUARE_NAMES)
+
+
 def parse_square(name: str) -> int:
     """The square named ``name`` (lower case, e.g. ``h11``); KeyError if none."""
     return _BY_NAME[name]
@@ -117,6 +121,21 @@ def direction_between(frm: int, to: int) -> Direction | None:
     if frm // SIZE == to // SIZE:
         return Direction.E if to > frm else Direction.W
     return None
+
+
+def _lines() -> dict[int, tuple[Direction, tuple[int, ...]]]:
+    out = {}
+    for frm in SQUARES:
+        for d in DIRECTIONS:
+            ray = RAYS[frm][d]
+            for i, to in enumerate(ray):
+                out[frm * 144 + to] = (d, ray[:i])
+    return out
+
+
+#: LINES[frm * 144 + to]: the direction from ``frm`` to ``to`` and the squares passed
+#: over between them, for every two squares in a straight line (a move's path at once)
+LINES: dict[int, tuple[Direction, tuple[int, ...]]] = _lines()
 
 
 def path_between(frm: int, to: int) -> tuple[int, ...] | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from pbem.errors import AmbiguousReading, Diagnostic, NotationError, RuleError
 from pbem.rules.game import Resolved
-from pbem.rules.geometry import SQUARE_NAMES, is_square_name, parse_square
+from pbem.rules.geometry import PLAIN_SQUARES, is_square_name, parse_square
 from pbem.rules.written import (
     ActionText,
     EventText,
@@ -103,7 +103,7 @@ Attempt = Callable[[list[str]], tuple[Any, Any]]
 
 
 #: the squares' own names: written so, a square has no other reading
-_PLAIN = frozenset(SQUARE_NAMES)
+_PLAIN = PLAIN_SQUARES
 
 
 @functools.lru_cache(maxsize=512)

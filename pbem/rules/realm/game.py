@@ -61,6 +61,8 @@ from pbem.rules.written import (
 )
 
 _MOVING = (MoveText, SacrificeText)
+_MOVING_TYPES = frozenset(_MOVING)  # the usual test first: ``type(x) in`` beats isinstance
+_TurnState = turns.TurnState
 
 #: an error names the legal moves of the refused piece when there are at most this many
 ALTERNATIVES = 12
@@ -115,16 +117,17 @@ class FeaturedGame(Game):
         return initial_position(ruleset)
 
     def begin_turn(self, position: Position, actions: Sequence[ActionText] = ()) -> Any:
-        if len(actions) > 1 and not all(isinstance(a, _MOVING) for a in actions):
-            index = next(i for i, a in enumerate(actions) if i and not isinstance(a, _MOVING))
-            raise ActionRuleError("turn.single", _SINGLE, index=index)
+        if len(actions) > 1:
+            for i, a in enumerate(actions):
+                if i and type(a) not in _MOVING_TYPES and not isinstance(a, _MOVING):
+                    raise ActionRuleError("turn.single", _SINGLE, index=i)
         return position
 
     def resolve_action(self, state: Any, text: ActionText) -> tuple[Any, Resolved]:
         """``state``: the position before the first action, the rules' own TurnState once
         Moves are under way, a FeaturedTurn after a whole-turn action."""
-        moving = isinstance(text, _MOVING)
-        if isinstance(state, turns.TurnState):
+        moving = type(text) in _MOVING_TYPES or isinstance(text, _MOVING)
+        if type(state) is _TurnState or isinstance(state, turns.TurnState):
             if not moving:
                 raise RuleError("turn.single", _SINGLE)
             moves = state
@@ -141,13 +144,13 @@ class FeaturedGame(Game):
                 assert isinstance(text, PassText)
                 after, r = resolve_pass(state, text)
             return FeaturedTurn(state, after), r
-        if moves.over:
+        if moves.position.phase is Phase.OVER:
             raise RuleError(
                 "turn.game-over",
                 f"the game ended the moment {moves.start.to_move.title} created its last "
                 "Base: nothing more is played, not even the rest of the turn",
             )
-        if isinstance(text, MoveText):
+        if type(text) is MoveText or isinstance(text, MoveText):
             return resolve_move(moves, text)
         return resolve_sacrifice(moves, text)  # type: ignore[arg-type]
 

@@ -10,10 +10,10 @@ from pbem.rules.geometry import (
     CENTER,
     DIRECTIONS,
     IS_CENTER,
+    LINES,
     RAYS,
     REALM_OF,
     Direction,
-    direction_between,
     realm_name,
     square_name,
 )
@@ -76,23 +76,22 @@ def check_path(
     ``checkpoint``: a piece that enters a Realm controlled by an enemy Base must
     stop in it (a variation).
     """
-    d = direction_between(frm, to)
-    if d is None:
+    line = LINES.get(frm * 144 + to)
+    if line is None:
         raise RuleError(
             "move.straight-line",
             f"{describe_at(piece, frm)} cannot move to {square_name(to)}: pieces move in a "
             "straight line North, East, South or West",
         )
-    if piece.kind is Kind.ENFORCER and piece.facing is not None and d == piece.facing.opposite:
+    d, between = line
+    facing = piece.facing
+    if facing is not None and d ^ facing == 2 and piece.kind is Kind.ENFORCER:  # opposite
         raise RuleError(
             "move.enforcer-backwards",
-            f"{describe_at(piece, frm)} points {direction_word(piece.facing)} and cannot move "
+            f"{describe_at(piece, frm)} points {direction_word(facing)} and cannot move "
             f"{direction_word(d)}: an Enforcer never moves opposite to its point",
         )
-    ray = RAYS[frm][d]
-    for sq in ray:
-        if sq == to:
-            break
+    for sq in between:
         blocker = board[sq]
         if blocker is not None:
             raise RuleError(
@@ -101,7 +100,7 @@ def check_path(
                 f"{blocker.side.title} {piece_words(blocker)} there blocks the way",
             )
     if checkpoint:
-        _check_checkpoint(board, piece, frm, to, ray[: ray.index(to) + 1])
+        _check_checkpoint(board, piece, frm, to, [*between, to])
     occupant = board[to]
     if occupant is not None:
         raise RuleError(

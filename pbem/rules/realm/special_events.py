@@ -8,8 +8,6 @@ is a RuleError whose ``options`` list what was possible.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pbem.errors import RuleError
 from pbem.rules.geometry import (
     CENTER,
@@ -29,7 +27,7 @@ from pbem.rules.realm.actions import (
     Event,
     Move,
 )
-from pbem.rules.realm.position import Board, Position, bump
+from pbem.rules.realm.position import Board, Pair, Position, bump
 
 
 def _count_powers(board: Board | list[Piece | None], realm: int, side: Side) -> tuple[int, int]:
@@ -79,37 +77,52 @@ def enforcer_creation_squares(
     return empty
 
 
-#: what a special event changes besides the board: Position fields and their new values
-Changes = dict[str, Any]
-_NOTHING: Changes = {}
-
-
 def after_power_stop(
     position: Position, board: list[Piece | None], move: Move
-) -> tuple[Changes, list[Event]]:
+) -> tuple[list[Event], Pair, Pair, Pair]:
     """The event after a Power stops on ``move.to``. ``position`` is the one the move was
     played from (its supplies and counters); ``board``, the board after the move, gets
-    the event's pieces: the move and its event make one new Position, not two."""
+    the event's pieces: the move and its event make one new Position, not two. Returns
+    the events and the Position's counters after them: ``bases_created``,
+    ``enforcers_created`` and ``captured``, each the very pair it was where the event
+    left it alone."""
     side = position.to_move
     realm = REALM_OF[move.to]
-    if base_creation_possible(position, side, realm, board):
-        if move.create_at is not None:
-            raise RuleError(
-                "event.base-not-enforcer",
-                f"the Power's stop in the {realm_name(realm)} Realm creates a Base on "
-                f"{realm_name(realm)}, not an Enforcer",
-            )
-        board[CENTER[realm]] = base(side)
-        changes = {"bases_created": bump(position.bases_created, side)}
-        return changes, [BaseCreated(side, CENTER[realm])]
-    squares = enforcer_creation_squares(position, side, realm, board)
+    center_sq = CENTER[realm]
+    center = board[center_sq]
+    bases, enforcers, captured = (
+        position.bases_created, position.enforcers_created, position.captured
+    )
+    if center is None:
+        # Base creation: no enemy Power in the Realm (exclusive creation: nor another own)
+        if position.ruleset.bases - bases[side] > 0:
+            own = enemy = 0
+            for s in REALM_SQUARES[realm]:
+                p = board[s]
+                if p is not None and p.kind is _POWER:
+                    if p.side is side:
+                        own += 1
+                    else:
+                        enemy += 1
+            if enemy == 0 and (own <= 1 or not position.ruleset.exclusive_creation):
+                if move.create_at is not None:
+                    raise RuleError(
+                        "event.base-not-enforcer",
+                        f"the Power's stop in the {realm_name(realm)} Realm creates a Base "
+                        f"on {realm_name(realm)}, not an Enforcer",
+                    )
+                board[center_sq] = base(side)
+                return [BaseCreated(side, center_sq)], bump(bases, side), enforcers, captured
+        squares = []
+    else:
+        squares = enforcer_creation_squares(position, side, realm, board)
     if not squares:
         if move.create_at is not None:
             raise RuleError(
                 "event.no-enforcer",
                 f"no Enforcer is created: {_why_no_enforcer(position, board, side, realm)}",
             )
-        return _NOTHING, []
+        return [], bases, enforcers, captured
     if move.create_at is None or move.create_facing is None:
         raise RuleError(
             "event.enforcer-choice",
@@ -126,8 +139,13 @@ def after_power_stop(
             options=_creation_options(squares),
         )
     board[move.create_at] = enforcer(side, move.create_facing)
-    changes = {"enforcers_created": bump(position.enforcers_created, side)}
-    return changes, [EnforcerCreated(side, move.create_at, move.create_facing)]
+    return (
+        [EnforcerCreated(side, move.create_at, move.create_facing)],
+        bases, bump(enforcers, side), captured,
+    )
+
+
+_POWER = Kind.POWER
 
 
 def _creation_options(squares: list[int]) -> tuple[str, ...]:
@@ -168,14 +186,17 @@ def mobile_enemy_enforcers(board: Board | list[Piece | None], side: Side, realm:
 
 def after_enforcer_stop(
     position: Position, board: list[Piece | None], move: Move
-) -> tuple[Changes, list[Event]]:
+) -> tuple[list[Event], Pair, Pair, Pair]:
     """The event after an Enforcer stops on ``move.to``: as ``after_power_stop``."""
     side = position.to_move
     realm = REALM_OF[move.to]
     targets = mobile_enemy_enforcers(board, side, realm)
     own, enemy = _count_powers(board, realm, side)
+    bases, enforcers, captured = (
+        position.bases_created, position.enforcers_created, position.captured
+    )
     if targets:
-        return _immobilise(side, board, move, targets, own > enemy)
+        return _immobilise(side, board, move, targets, own > enemy), bases, enforcers, captured
     if move.immobilise is not None:
         raise RuleError(
             "event.no-enemy-enforcer",
@@ -184,25 +205,23 @@ def after_enforcer_stop(
         )
     center = board[CENTER[realm]]
     if center is None or center.kind is not Kind.BASE or center.side is side or own <= enemy:
-        return _NOTHING, []
+        return [], bases, enforcers, captured
     board[CENTER[realm]] = None
     events: list[Event] = [BaseCaptured(side, CENTER[realm])]
     if own - enemy == 1:
         board[move.to] = enforcer(side, None)
         events.append(EnforcerImmobilised(side, move.to, own=True))
-    bases_created = position.bases_created
     if position.ruleset.replacement and position.bases_in_supply(side) > 0:
         # the capturer at once puts one of its own Bases on the Center: a Base created
         board[CENTER[realm]] = base(side)
-        bases_created = bump(bases_created, side)
+        bases = bump(bases, side)
         events.append(BaseCreated(side, CENTER[realm]))
-    changes = {"captured": bump(position.captured, side), "bases_created": bases_created}
-    return changes, events
+    return events, bases, enforcers, bump(captured, side)
 
 
 def _immobilise(
     side: Side, board: list[Piece | None], move: Move, targets: list[int], stays_mobile: bool
-) -> tuple[Changes, list[Event]]:
+) -> list[Event]:
     realm = REALM_OF[move.to]
     target = move.immobilise
     if target is None:
@@ -227,4 +246,4 @@ def _immobilise(
     if not stays_mobile:
         board[move.to] = enforcer(side, None)
         events.append(EnforcerImmobilised(side, move.to, own=True))
-    return _NOTHING, events
+    return events

@@ -8,6 +8,7 @@ error can name the very action that broke the turn.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import compress
 
 from pbem.errors import RuleError
 from pbem.rules.geometry import (
@@ -16,13 +17,12 @@ from pbem.rules.geometry import (
     REALM_OF,
     REALM_SQUARES,
     REALMS,
+    SQUARES,
     realm_name,
     square_name,
 )
 from pbem.rules.pieces import Kind, Piece, Side, enforcer, power
 from pbem.rules.realm.actions import (
-    BaseCreated,
-    EnforcerCreated,
     EnforcerRemobilised,
     Event,
     GameEnded,
@@ -77,14 +77,20 @@ def begin_turn(position: Position) -> TurnState:
 def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
     """One piece's move and its special event: one new board, one new Position."""
     position = state.position
-    if position.phase is Phase.OVER:
+    if position.phase is _OVER:
         raise RuleError(
             "turn.game-over",
             "the game ended earlier in this turn: nothing more may be played",
         )
     side = position.to_move
     frm, to = move.frm, move.to
-    piece = check_piece(position.board, side, frm)
+    board = position.board
+    piece = board[frm]
+    # a Power, or an Enforcer that points (Bases and immobilised Enforcers point nowhere)
+    if piece is None or piece.side is not side or (
+        piece.kind is not _POWER and piece.facing is None
+    ):
+        piece = check_piece(board, side, frm)  # says why not
     if frm in state.arrived or frm in state.created:
         raise RuleError("turn.moved-once", _why_not_fresh(state, frm))
     if state.sacrifice_realm is not None and REALM_OF[frm] != state.sacrifice_realm:
@@ -93,7 +99,8 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
             f"{_mover(piece, frm)} is outside the {realm_name(state.sacrifice_realm)} "
             "Realm: after a Power sacrifice the turn is a Dispersal from the sacrifice's Realm",
         )
-    d = check_path(position.board, piece, frm, to, position.ruleset.checkpoint)
+    ruleset = position.ruleset
+    d = check_path(board, piece, frm, to, ruleset.checkpoint)
     start_realms, end_realms = state.start_realms, state.end_realms
     if REALM_OF[frm] not in start_realms:
         start_realms = start_realms | {REALM_OF[frm]}
@@ -106,39 +113,43 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
             f"and stops in the {realm_name(REALM_OF[to])} Realm: a turn moves pieces "
             "either out of one Realm (Dispersal) or into one Realm (Concentration)",
         )
-    board = list(position.board)
-    board[frm] = None
-    if piece.kind is Kind.ENFORCER:
-        piece = enforcer(side, d)  # it points the way it moved
-    board[to] = piece
-    if piece.kind is Kind.POWER:
+    after_board = list(board)
+    after_board[frm] = None
+    if piece.kind is _POWER:
+        after_board[to] = piece
         if move.immobilise is not None:
             raise RuleError(
                 "event.power-immobilise", "a Power never immobilises: only Enforcers do"
             )
-        changes, events = after_power_stop(position, board, move)
+        events, bases, enforcers, captured = after_power_stop(position, after_board, move)
     else:
+        after_board[to] = enforcer(side, d)  # it points the way it moved
         if move.create_at is not None:
             raise RuleError(
                 "event.enforcer-create", "an Enforcer never creates pieces: only Powers do"
             )
-        changes, events = after_enforcer_stop(position, board, move)
-    after = position.with_board(tuple(board), **changes)
+        events, bases, enforcers, captured = after_enforcer_stop(position, after_board, move)
+    after = Position(
+        ruleset, tuple(after_board), position.phase, side, bases, position.powers_placed,
+        enforcers, captured, position.sacrificed, position.rearranged, position.ply,
+        position.result, position.end,
+    )
     created = state.created
-    based = False
-    for ev in events:
-        if type(ev) is EnforcerCreated:
-            created = created | {ev.square}
-        elif type(ev) is BaseCreated:
-            based = True
-    if based and after.bases_in_supply(side) == 0:
-        after = _end(after, "bases")
+    if enforcers is not position.enforcers_created:  # an Enforcer was created
+        created = created | {move.create_at}
+    if bases is not position.bases_created and ruleset.bases == bases[side]:
+        after = _end(after, "bases")  # a Base was created, and it was the last
         events.append(GameEnded("bases", after.result or ""))
     new_state = TurnState(
         state.start, after, state.arrived | {to}, created, start_realms, end_realms,
         state.moves + 1, state.sacrifice_realm,
     )
     return new_state, events
+
+
+_OVER = Phase.OVER
+_PLAY = Phase.PLAY
+_POWER = Kind.POWER
 
 
 def apply_sacrifice(state: TurnState, action: Sacrifice) -> tuple[TurnState, list[Event]]:
@@ -243,14 +254,16 @@ def _next_turn(position: Position, rearranged: int | None) -> Position:
             realm, n = changed[side]
             changed[side] = (rearranged, n + 1 if realm == rearranged else 1)
         streaks = (changed[0], changed[1])
-    after = position.with_board(
-        position.board,
-        ply=position.ply + 1,
-        rearranged=streaks,
-        to_move=side.other if position.phase is Phase.PLAY else position.to_move,
+    phase = position.phase
+    after = Position(
+        position.ruleset, position.board, phase,
+        side.other if phase is _PLAY else side,
+        position.bases_created, position.powers_placed, position.enforcers_created,
+        position.captured, position.sacrificed, streaks, position.ply + 1,
+        position.result, position.end,
     )
     if (
-        after.phase is Phase.PLAY
+        phase is _PLAY
         and not has_legal_turn(after, after.to_move)
         and not has_legal_turn(after, side)
     ):
@@ -391,8 +404,12 @@ def _census_words(c: tuple[int, int, int]) -> str:
 def has_legal_turn(position: Position, side: Side) -> bool:
     """Does ``side`` have any legal turn here? Cheap: stops at the first one found."""
     board = position.board
-    for s, p in enumerate(board):
-        if p is not None and p.side is side and p.mobile and has_stop(board, p, s):
+    # the occupied squares only (a piece is true, an empty square None), in square order
+    for s in compress(SQUARES, board):
+        p = board[s]
+        if p.side is side and (p.kind is _POWER or p.facing is not None) and has_stop(
+            board, p, s
+        ):
             return True
     if any(rearrangeable(position, side, r) for r in REALMS):
         return True
