@@ -8,11 +8,13 @@ without installing) finds them beside the ``pbem`` folder.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
 
 
+@functools.cache  # where pbem is installed does not change while it runs
 def _data_dir(name: str) -> Path:
     installed = _PACKAGE / name
     if installed.is_dir():

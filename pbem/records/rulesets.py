@@ -65,8 +65,15 @@ def load_ruleset(
     allows presets and mappings only (a ruleset named in a stranger's mail). Without
     either, any file may be named (the user's own ``--ruleset``).
     """
-    root = None if base is None else base.resolve()
-    return _load(spec, base, root if files else _NO_FILES, 0)
+    if not files:
+        return _load(spec, base, _NO_FILES, 0)
+    if base is not None and isinstance(spec, str):
+        # a preset or a game needs no file, so the folder a file must lie in is not
+        # worked out: resolving each record's folder cost a validated game about 1%
+        found = _named(spec.strip(), 0)
+        if found is not None:
+            return found
+    return _load(spec, base, None if base is None else base.resolve(), 0)
 
 
 #: the ``root`` of a lookup that may read no file at all
@@ -91,11 +98,10 @@ def _load(spec: Any, base: Path | None, root: Path | None, depth: int) -> Any:
             code="ruleset.form",
         )
     name = spec.strip()
+    found = _named(name, depth)
+    if found is not None:
+        return found
     presets = preset_paths()
-    if name in presets:
-        return _preset(str(presets[name]), None, depth)
-    if name.lower() in game_names():  # a game's name: its own rules, every option default
-        return game_for(name).default_ruleset()
     if root is _NO_FILES:
         raise RulesetError(
             f"unknown ruleset {name!r}: name a preset ({', '.join(presets) or 'none found'}) "
@@ -110,6 +116,17 @@ def _load(spec: Any, base: Path | None, root: Path | None, depth: int) -> Any:
         f"unknown ruleset {name!r}: not a preset ({known}) and not a ruleset file",
         code="ruleset.unknown",
     )
+
+
+def _named(name: str, depth: int) -> Any | None:
+    """The preset called ``name``, or the game (its own rules, every option default), or
+    None."""
+    presets = preset_paths()
+    if name in presets:
+        return _preset(str(presets[name]), None, depth)
+    if name.lower() in game_names():
+        return game_for(name).default_ruleset()
+    return None
 
 
 def _find_file(name: str, base: Path | None, root: Path | None) -> Path | None:
