@@ -13,6 +13,7 @@ import yaml
 from lark import Token, Transformer
 
 from pbem.errors import NotationError, RecordError, Span, new_span
+from pbem.notation.plain_front_matter import plain_front_matter
 from pbem.notation.syntax import (
     EntryText,
     EventText,
@@ -467,12 +468,11 @@ def front_matter_spans(block: str, span: Span) -> dict[str, Span]:
     return spans
 
 
-def load_front_matter(block: str, span: Span) -> dict[str, Any]:
-    """The YAML between the ``---`` lines, as a mapping."""
-    lines = block.splitlines()
-    inner = "\n".join(lines[1:-1])
+def yaml_front_matter(inner: str, span: Span) -> Any:
+    """The front matter lines ``inner`` read by YAML (as ``load_front_matter`` does where
+    they are not all plain ``key: value`` lines); RecordError where YAML fails."""
     try:  # rewriting keeps every line where it was, so an error's line and column stand
-        data = _load_yaml(_plain_text_values(inner)) if inner.strip() else {}
+        return _load_yaml(_plain_text_values(inner)) if inner.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = Span(span.line + 1 + mark.line, mark.column + 1) if mark is not None else span
@@ -480,6 +480,15 @@ def load_front_matter(block: str, span: Span) -> dict[str, Any]:
         raise RecordError(
             f"the front matter is not valid YAML: {problem}", span=where, code="record.yaml"
         ) from None
+
+
+def load_front_matter(block: str, span: Span) -> dict[str, Any]:
+    """The YAML between the ``---`` lines, as a mapping."""
+    lines = block.splitlines()
+    inner = "\n".join(lines[1:-1])
+    data = plain_front_matter(inner, TEXT_KEYS) if inner else None
+    if data is None:
+        data = yaml_front_matter(inner, span)
     if data is None:
         return {}
     if not isinstance(data, dict):
