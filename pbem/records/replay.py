@@ -335,6 +335,10 @@ def replay_turn(
     return replay
 
 
+#: Side.letter, by side: the walker labels every entry and turn
+_LETTER = ("w", "b")
+
+
 class _Walker:
     def __init__(self, replay: Replay, strict: bool, plan: _Plan | None):
         self.replay = replay
@@ -450,8 +454,8 @@ class _Walker:
     def entry(self, entry: EntryText) -> None:
         number, side = self.expected()
         first = Side.WHITE if entry.white is not None else Side.BLACK
-        label = f"{entry.number}{first.letter}"
-        if self.position.phase is Phase.OVER:
+        label = f"{entry.number}{_LETTER[first]}"
+        if self.replay.final.phase is Phase.OVER:
             self.fail(
                 f"the game is over ({self.over_words()}): nothing more may be played",
                 "turn.game-over",
@@ -500,8 +504,8 @@ class _Walker:
             self.turn(entry.black, Side.BLACK, number)
 
     def turn(self, turn: TurnText, side: Side, number: int) -> None:
-        label = f"{number}{side.letter}"
-        before = self.position
+        label = f"{number}{_LETTER[side]}"
+        before = self.replay.final
         game = self.game
         resolved: list[Resolved] = []
         current: ActionText | None = None

@@ -166,7 +166,8 @@ def has_stop(board: Board, piece: Piece, frm: int, checkpoint: bool = False) -> 
     # cannot change whether there is a first stop
     home = REALM_OF[frm]
     rays = RAYS[frm]
-    for d in allowed_directions(piece):
+    # allowed_directions, inline: only an Enforcer has a facing; None allows every way
+    for d in _FORWARD[piece.facing]:
         for sq in rays[d]:
             if board[sq] is not None:
                 break

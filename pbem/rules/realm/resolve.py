@@ -73,6 +73,12 @@ def resolve_placement(position: Position, text: PlacementText) -> tuple[Position
         after, events = apply_placement(position, action)
         return after, Resolved(action, tuple(events), position.board, (), canonical_of)
 
+    square = SQUARE_INDEX.get(text.square.text)
+    if square is not None:  # written plainly: read as written, unless that is illegal
+        try:
+            return attempt([text.square.text])
+        except (RuleError, NotationError):
+            pass
     return resolve_with_repairs(text, attempt)
 
 
@@ -276,6 +282,11 @@ def _keys_text(keys: list[EventKey]) -> str:
 
 
 def _event_key(ev: Event) -> EventKey:
+    kind = type(ev)  # the usual events first, by their exact type
+    if kind is BaseCreated:
+        return ("base", ev.square, None)
+    if kind is EnforcerCreated:
+        return ("enforcer", ev.square, "NESW"[ev.facing])
     if isinstance(ev, BaseCreated):
         return ("base", ev.square, None)
     if isinstance(ev, EnforcerCreated):

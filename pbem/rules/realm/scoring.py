@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.rules.pieces import Side
+from pbem.rules.geometry import CENTER
+from pbem.rules.pieces import Kind, Side
 from pbem.rules.realm.position import Position
 
 
@@ -40,15 +41,25 @@ class Score:
 
 
 def score(position: Position) -> Score:
-    realms = (position.realms_controlled(Side.WHITE), position.realms_controlled(Side.BLACK))
+    board = position.board
+    realms = [0, 0]  # Realms controlled: a Base on the Center
+    for c in CENTER:
+        p = board[c]
+        if p is not None and p.kind is Kind.BASE:
+            realms[p.side] += 1
+    mobile = [0, 0]
+    for p in filter(None, board):  # the pieces on the board (an empty square is None)
+        if p.kind is Kind.ENFORCER and p.facing is not None:
+            mobile[p.side] += 1
     captures = position.ruleset.tiebreak_captures
     enforcers = tuple(
-        position.mobile_enforcers(s)
-        + position.enforcers_in_supply(s)
-        + (position.captured[s] if captures else 0)
-        for s in Side
+        mobile[s] + position.enforcers_in_supply(s) + (position.captured[s] if captures else 0)
+        for s in _SIDES
     )
-    return Score(realms, enforcers, captures)  # type: ignore[arg-type]
+    return Score((realms[0], realms[1]), enforcers, captures)  # type: ignore[arg-type]
+
+
+_SIDES = (Side.WHITE, Side.BLACK)
 
 
 def result_words(result: str | None) -> str:

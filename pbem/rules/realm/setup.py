@@ -58,13 +58,51 @@ def legal_power_squares(position: Position, side: Side) -> list[int]:
     ]
 
 
+def _base_realm_legal(position: Position, side: Side, realm: int) -> bool:
+    """``realm in legal_base_realms(position, side)`` for a vacant ``realm``, without
+    listing them all."""
+    if position.ruleset.free_placement:
+        return True
+    board = position.board
+    own = base(side)
+    rows = set()
+    columns = set()
+    for r, c in enumerate(CENTER):
+        if board[c] is own:
+            rows.add(REALM_ROW[r])
+            columns.add(REALM_COLUMN[r])
+    if REALM_ROW[realm] not in rows and REALM_COLUMN[realm] not in columns:
+        return True
+    # the restriction lapses once no vacant Realm is free of it
+    return not any(
+        board[CENTER[r]] is None and REALM_ROW[r] not in rows and REALM_COLUMN[r] not in columns
+        for r in REALMS
+    )
+
+
+def _power_square_legal(position: Position, side: Side, sq: int) -> bool:
+    """``sq in legal_power_squares(position, side)``, without listing them all."""
+    board = position.board
+    if board[sq] is not None or IS_CENTER[sq]:
+        return False
+    own = base(side)
+    realm = REALM_OF[sq]
+    if board[CENTER[realm]] is not own:
+        return False
+    if position.powers_in(realm, side) == 0:
+        return True  # an unfilled own-Base Realm
+    # a filled one: only once every own-Base Realm holds a Power (extra Powers)
+    return all(
+        position.powers_in(r, side) > 0 for r, c in enumerate(CENTER) if board[c] is own
+    )
+
+
 def apply_placement(position: Position, placement: Placement) -> tuple[Position, list[Event]]:
     side = position.to_move
     if position.phase is not Phase.SETUP:
         raise RuleError("setup.over", "set-up is over: pieces are no longer placed, they move")
     kind = expected_kind(position)
     sq = placement.square
-    name = square_name(sq)
     if placement.kind is not kind:
         raise RuleError(
             "setup.order",
@@ -72,32 +110,40 @@ def apply_placement(position: Position, placement: Placement) -> tuple[Position,
             "all set-up Bases are placed before the Powers",
         )
     board = list(position.board)
+    bases, powers = position.bases_created, position.powers_placed
     events: list[Event] = []
     if kind is Kind.BASE:
+        name = square_name(sq)
         realm = REALM_OF[sq]
         if not IS_CENTER[sq]:
             raise RuleError("setup.base-center", f"a Base is placed on a Center; {name} is not one")
         if board[sq] is not None:
             raise RuleError("setup.base-vacant", f"the {name} Realm is not vacant")
-        if realm not in legal_base_realms(position, side):
+        if not _base_realm_legal(position, side, realm):
             raise RuleError(
                 "setup.row-column",
                 f"{side.title} cannot place a Base on {name}: it is in the same row or column "
                 f"of Realms as a Base {side.title} placed before",
             )
         board[sq] = base(side)
-        position = position.with_board(
-            tuple(board), bases_created=bump(position.bases_created, side)
-        )
+        bases = bump(bases, side)
         events.append(BaseCreated(side, sq))
     else:
-        if sq not in legal_power_squares(position, side):
+        if not _power_square_legal(position, side, sq):
             raise RuleError("setup.power-square", _power_reason(position, side, sq))
         board[sq] = power(side)
-        position = position.with_board(
-            tuple(board), powers_placed=bump(position.powers_placed, side)
-        )
-    return _next_placement(position), events
+        powers = bump(powers, side)
+    # the next to place: the other side, or, once every Power is placed, the first to move
+    rs = position.ruleset
+    phase, to_move = Phase.SETUP, side.other
+    if powers == (rs.powers, rs.powers):
+        phase, to_move = Phase.PLAY, Side.BLACK if rs.second_player_first else Side.WHITE
+    after = Position(
+        rs, tuple(board), phase, to_move, bases, powers, position.enforcers_created,
+        position.captured, position.sacrificed, position.rearranged, position.ply + 1,
+        position.result, position.end,
+    )
+    return after, events
 
 
 def _power_reason(position: Position, side: Side, sq: int) -> str:
@@ -116,14 +162,3 @@ def _power_reason(position: Position, side: Side, sq: int) -> str:
         f"the {realm_name(realm)} Realm already holds a {side.title} Power: only one Power "
         "goes in each such Realm until every one holds one"
     )
-
-
-def _next_placement(position: Position) -> Position:
-    side = position.to_move
-    rs = position.ruleset
-    ply = position.ply + 1
-    done = position.powers_placed == (rs.powers, rs.powers)
-    if done:
-        first = Side.BLACK if rs.second_player_first else Side.WHITE
-        return position.with_board(position.board, ply=ply, phase=Phase.PLAY, to_move=first)
-    return position.with_board(position.board, ply=ply, to_move=side.other)

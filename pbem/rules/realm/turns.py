@@ -70,8 +70,9 @@ def check_playing(position: Position) -> None:
 
 
 def begin_turn(position: Position) -> TurnState:
-    check_playing(position)
-    return TurnState(start=position, position=position)
+    if position.phase is not _PLAY:
+        check_playing(position)  # says why not
+    return TurnState(position, position)
 
 
 def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
@@ -149,6 +150,7 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
 
 _OVER = Phase.OVER
 _PLAY = Phase.PLAY
+_BASE = Kind.BASE
 _POWER = Kind.POWER
 
 
@@ -281,11 +283,16 @@ def _end(position: Position, reason: str) -> Position:
 # -- rearrangement -----------------------------------------------------------------
 def rearrangeable(position: Position, side: Side, realm: int) -> bool:
     """Could ``side`` rearrange ``realm`` now (limit included) and change the position?"""
-    if blocked_by_limit(position, side, realm):
-        return False
-    movable = [p for _, p in position.realm_pieces(realm) if p.kind is not Kind.BASE]
-    own = [p for p in movable if p.side is side]
-    if not own:
+    board = position.board
+    movable = []
+    own = []
+    for s in REALM_SQUARES[realm]:
+        p = board[s]
+        if p is not None and p.kind is not _BASE:
+            movable.append(p)
+            if p.side is side:
+                own.append(p)
+    if not own or blocked_by_limit(position, side, realm):
         return False
     if position.ruleset.rearrange_opponent:
         own = movable  # with the opponent's pieces too: any two different pieces can swap
@@ -293,7 +300,6 @@ def rearrangeable(position: Position, side: Side, realm: int) -> bool:
         return True
     if len(set(own)) > 1:
         return True
-    board = position.board
     return any(board[s] is None and not IS_CENTER[s] for s in REALM_SQUARES[realm])
 
 
