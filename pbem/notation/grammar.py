@@ -15,6 +15,7 @@ from pathlib import Path
 
 from lark import Lark
 
+from pbem.notation.lalr import Loop
 from pbem.notation.transform import ToSyntax
 from pbem.resources import grammar_path
 
@@ -52,6 +53,16 @@ def _built() -> tuple[Lark, ToSyntax]:
 def parser() -> Lark:
     """The one parser of this process; it returns syntax objects, not a tree."""
     return _built()[0]
+
+
+@functools.cache
+def loop() -> Loop | None:
+    """``parser()``'s tables driven by one tight loop; None if lark's build is one it
+    does not know (then every parse goes through lark)."""
+    try:
+        return Loop(parser(), transformer())
+    except (ValueError, AttributeError):
+        return None
 
 
 def transformer() -> ToSyntax:

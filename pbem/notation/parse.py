@@ -18,7 +18,8 @@ from lark.exceptions import (
 )
 
 from pbem.errors import NotationError, PbemError, Span
-from pbem.notation.grammar import parser, transformer
+from pbem.notation.grammar import loop, parser, transformer
+from pbem.notation.lalr import FAILED
 from pbem.notation.syntax import GameText
 from pbem.notation.transform import SQUARE_PATTERN
 
@@ -255,7 +256,10 @@ def parse_movetext(text: str, line_offset: int = 0) -> GameText:
 def _parse(text: str, start: str, line_offset: int) -> GameText:
     transformer().line_offset = line_offset
     try:
-        result = parser().parse(text, start=start)
+        fast = loop()
+        result = FAILED if fast is None else fast.parse(text, start)
+        if result is FAILED:  # lark's own parse, which raises its own error
+            result = parser().parse(text, start=start)
     except UnexpectedInput as exc:
         raise notation_error(exc, text, line_offset) from None
     except PbemError:

@@ -1,0 +1,175 @@
+"""A tighter loop over lark's own LALR tables and lexers, for text that parses.
+
+lark's parse of a record goes through a generator, a lexer object per token, a
+Python-level ``Token.__new__``, a line counter's method and a parser state's method
+per token: about half of what a record's parse costs before any syntax object is
+made. This loop reads the very same tables (the contextual lexer's regular
+expression for each parser state, lark's parse table and its callbacks, which
+hold our transformer), in one function, so that a record parses into the same
+syntax objects with far fewer Python calls.
+
+It knows only success. Where lark would raise (no terminal matches, a token the
+state does not expect), ``parse`` returns ``FAILED`` and the caller parses the text
+again with lark itself, which raises exactly its own error: an error's words,
+line and column come from lark as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from lark import Lark, Token
+from lark.parsers.lalr_analysis import Shift
+
+#: what ``Loop.parse`` returns where lark would raise
+FAILED: Any = object()
+
+# an entry of the table: a shift (True, next state) or a reduction (False, (number of
+# values it takes, the rule's name, lark's callback for it))
+_Step = tuple[bool, Any]
+
+
+def _callback(rule: Any, transformer: Any) -> Callable[[list[Any]], Any]:
+    """What lark calls for ``rule`` (the transformer's method, children of ``_rules`` spliced
+    in), without lark's wrappers: a ``_rule``'s value is the list of its children, which
+    its parent splices, where lark builds a tree for the parent to take apart."""
+    options = rule.options
+    if options.keep_all_tokens or options.expand1 or options.template_source:
+        raise ValueError(f"{rule}: lark's path only")
+    if any(sym.is_term and sym.filter_out for sym in rule.expansion):
+        raise ValueError(f"{rule}: filtered tokens, lark's path only")
+    name = rule.alias or rule.origin.name
+    method = getattr(transformer, name, None)
+    if method is None and not name.startswith("_"):
+        raise ValueError(f"{rule}: a tree, lark's path only")
+    expand = [not sym.is_term and sym.name.startswith("_") for sym in rule.expansion]
+    if not any(expand):
+        return method or _same
+    rest = tuple(enumerate(expand))[1:]
+    if expand[0]:  # left recursion: the first child's list grows (lark does the same)
+        def splice(args: list[Any]) -> Any:
+            out = args[0]
+            for i, spliced in rest:
+                if spliced:
+                    out += args[i]
+                else:
+                    out.append(args[i])
+            return out
+    else:
+        def splice(args: list[Any]) -> Any:
+            out = [args[0]]
+            for i, spliced in rest:
+                if spliced:
+                    out += args[i]
+                else:
+                    out.append(args[i])
+            return out
+    if method is None:
+        return splice
+    return lambda args: method(splice(args))
+
+
+def _same(args: list[Any]) -> list[Any]:
+    return args
+
+
+class Loop:
+    """lark's LALR parse of one ``Lark`` (contextual lexer, no post-lexer), as one loop."""
+
+    def __init__(self, lark: Lark, transformer: Any):
+        frontend = lark.parser
+        lalr = frontend.parser.parser
+        table = lalr.parse_table
+        lexer = frontend.lexer
+        callbacks = {rule: _callback(rule, transformer) for rule in lalr.callbacks}
+        self.start_states: dict[str, int] = dict(table.start_states)
+        self.end_states: dict[str, int] = dict(table.end_states)
+        self.steps: dict[int, dict[str, _Step]] = {}
+        for state, actions in table.states.items():
+            steps: dict[str, _Step] = {}
+            for symbol, (action, arg) in actions.items():
+                if action is Shift:
+                    steps[symbol] = (True, arg)
+                else:
+                    steps[symbol] = (False, (len(arg.expansion), arg.origin.name, callbacks[arg]))
+            self.steps[state] = steps
+        # each state's lexer as one compiled alternation, in lark's own order of terminals
+        self.matchers: dict[int, Callable[..., re.Match[str] | None]] = {}
+        ignore: set[str] = set()
+        newline: set[str] = set()
+        for state, basic in lexer.lexers.items():
+            scanner = basic.scanner
+            if basic.callback or basic.re is not re or basic.use_bytes:
+                raise ValueError("lexer callbacks, the regex module or bytes: lark's path only")
+            pattern = "|".join(
+                f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in scanner.terminals
+            )
+            self.matchers[state] = re.compile(pattern, basic.g_regex_flags).match
+            ignore |= basic.ignore_types
+            newline |= basic.newline_types
+        self.ignore = frozenset(ignore)
+        self.newline = frozenset(newline)
+
+    def parse(self, text: str, start: str) -> Any:
+        """The value lark's parse of ``text`` from ``start`` returns, or ``FAILED``."""
+        steps_of, matchers = self.steps, self.matchers
+        ignore, newline = self.ignore, self.newline
+        make = str.__new__
+        state = self.start_states[start]
+        end_state = self.end_states[start]
+        states = [state]
+        values: list[Any] = []
+        pos, end = 0, len(text)
+        line, line_start = 1, 0
+        kind = "$END"
+        while True:
+            if pos < end:
+                m = matchers[state](text, pos)
+                if m is None:
+                    return FAILED
+                kind = m.lastgroup
+                value = m.group()
+                at = pos
+                pos = m.end()
+                token_line, token_column = line, at - line_start + 1
+                if kind in newline:  # lark counts lines in these terminals only
+                    count = value.count("\n")
+                    if count:
+                        line += count
+                        line_start = at + value.rindex("\n") + 1
+                if kind in ignore:
+                    continue
+                tok = make(Token, value)
+                tok.type = kind
+                tok.value = value
+                tok.start_pos = at
+                tok.line = token_line
+                tok.column = token_column
+            else:
+                kind, tok = "$END", None
+            while True:  # reduce until ``tok`` shifts (or, at the end, until the end state)
+                step = steps_of[state].get(kind)
+                if step is None:
+                    return FAILED
+                if step[0]:
+                    if tok is None:  # lark never shifts the end
+                        return FAILED
+                    state = step[1]
+                    states.append(state)
+                    values.append(tok)
+                    break
+                size, name, callback = step[1]
+                if size:
+                    args = values[-size:]
+                    del states[-size:]
+                    del values[-size:]
+                else:
+                    args = []
+                value = callback(args)
+                state = steps_of[states[-1]][name][1]
+                states.append(state)
+                values.append(value)
+                if tok is None and state == end_state:
+                    return value
