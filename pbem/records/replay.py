@@ -212,11 +212,6 @@ class _Plan:
     verdict: Any = None
     met: int = 0
 
-    def spend(self) -> None:
-        self.budget[0] -= 1
-        if self.budget[0] < 0:
-            raise _OutOfBudget
-
 
 class _Readings:
     """The rest of a record decides between the legal readings of look-alike letters.
@@ -347,25 +342,21 @@ class _Walker:
         self.plan = plan
         self.result_seen: ResultText | None = None
 
-    def resolve(self, fn: Any, state: Any, action: Any) -> tuple[Any, Resolved]:
-        """``fn(state, action)``; an ambiguity is read as the plan says, if there is one."""
+    def ambiguous(
+        self, fn: Any, state: Any, action: Any, amb: AmbiguousReading
+    ) -> tuple[Any, Resolved]:
+        """``fn(state, action)`` raised ``amb``: the action is read as the plan says (the
+        walker calls ``fn`` itself, spending the plan's budget, for every action)."""
         plan = self.plan
         if plan is None:
-            return fn(state, action)
-        budget = plan.budget  # plan.spend(), inline: it runs for every action
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise _OutOfBudget
-        try:
-            return fn(state, action)
-        except AmbiguousReading as amb:
-            n = plan.met
-            plan.met += 1
-            if n < len(plan.choices):
-                return self.chosen(fn, state, action, amb, plan.choices[n])
-            if plan.verdict is None:
-                raise _Branch(amb) from None
-            raise NotationError(plan.verdict(amb), span=amb.span, code=amb.code) from None
+            raise amb
+        n = plan.met
+        plan.met += 1
+        if n < len(plan.choices):
+            return self.chosen(fn, state, action, amb, plan.choices[n])
+        if plan.verdict is None:
+            raise _Branch(amb) from None
+        raise NotationError(plan.verdict(amb), span=amb.span, code=amb.code) from None
 
     @staticmethod
     def chosen(
@@ -512,9 +503,17 @@ class _Walker:
         state: Any = None
         try:
             state = game.begin_turn(before, turn.actions)
+            resolve = game.resolve_action
+            budget = self.plan.budget if self.plan is not None else [_UNBOUNDED]
             for action in turn.actions:
                 current = action
-                state, r = self.resolve(game.resolve_action, state, action)
+                budget[0] -= 1  # the plan's budget bounds the search for readings
+                if budget[0] < 0:
+                    raise _OutOfBudget
+                try:
+                    state, r = resolve(state, action)
+                except AmbiguousReading as amb:  # read as the plan says, if there is one
+                    state, r = self.ambiguous(resolve, state, action, amb)
                 resolved.append(r)
             after = game.finish_turn(state)
         except PbemError as exc:

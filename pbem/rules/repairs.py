@@ -133,11 +133,20 @@ class reading_chosen:  # lower case: it reads like a function, ``with reading_ch
         reading_chosen.current = self.outer
 
 
-def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
+def resolve_with_repairs(
+    text: ActionText,
+    attempt: Attempt,
+    as_written: RuleError | NotationError | None = None,
+    plausible: Callable[[list[str]], bool] | None = None,
+) -> tuple[Any, Any]:
     """Try the written reading, then look-alike readings; exactly one legal reading stands.
 
     ``attempt`` returns ``(state, resolved)`` where ``resolved`` has a ``warnings``
-    tuple (a dataclass): a repair adds its warning in front.
+    tuple (a dataclass): a repair adds its warning in front. ``as_written``: the error
+    of the caller's own attempt of the squares as written, all of them squares' names
+    (a resolver tries those first itself): not attempted again. ``plausible``: a cheap
+    test of a reading, False only where ``attempt`` would raise: the other readings
+    that fail it are not attempted (their errors are never shown).
     """
     first = [s.text for s in squares_of(text)]
     options: list[tuple[tuple[str, bool], ...]] | None = None
@@ -147,10 +156,13 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
     # that is illegal are look-alikes tried: an 'i' may be a misread 'l'); the readings
     # of a square written otherwise start with its likeliest repair
     if _PLAIN.issuperset(first):
-        try:
-            return attempt(first)
-        except (RuleError, NotationError) as exc:
-            first_error = exc
+        if as_written is not None:
+            first_error = as_written
+        else:
+            try:
+                return attempt(first)
+            except (RuleError, NotationError) as exc:
+                first_error = exc
     else:
         options = [_readings(name) for name in first]
         first = [o[0][0] for o in options]
@@ -167,7 +179,7 @@ def resolve_with_repairs(text: ActionText, attempt: Attempt) -> tuple[Any, Any]:
         return _with_repair_warning(text, *winners[0], first_error)
     for combo in itertools.product(*options):
         names = [n for n, _ in combo]
-        if names == first:
+        if names == first or (plausible is not None and not plausible(names)):
             continue
         try:
             winners.append((names, attempt(names)))

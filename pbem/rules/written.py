@@ -148,11 +148,11 @@ def format_item(i: ItemText) -> str:
 
 def format_action(a: ActionText) -> str:
     if isinstance(a, MoveText):
-        text = a.piece + "".join(s.text for s in a.squares)
+        text = a.piece + "".join([s.text for s in a.squares])
         if a.off:
             text += "off"
         if a.events:
-            text += "(" + ",".join(format_event(e) for e in a.events) + ")"
+            text += "(" + ",".join([format_event(e) for e in a.events]) + ")"
         return text
     if isinstance(a, PlacementText):
         return f"{a.piece}{a.square.text}"

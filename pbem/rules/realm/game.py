@@ -50,6 +50,7 @@ from pbem.rules.realm.ruleset import FEATURED, OPTION_HELP, Ruleset, option_rang
 from pbem.rules.realm.scoring import score
 from pbem.rules.realm.snapshot import position_from_snapshot, snapshot_data
 from pbem.rules.repairs import square_readings
+from pbem.rules.values import quick
 from pbem.rules.written import (
     ActionText,
     MoveText,
@@ -68,6 +69,7 @@ _TurnState = turns.TurnState
 ALTERNATIVES = 12
 
 
+@quick
 @dataclass(frozen=True, slots=True)
 class FeaturedTurn:
     """A turn after a whole-turn action (placement, Rearrangement, pass): ``done`` is the

@@ -17,7 +17,14 @@ from typing import Any
 
 from pbem.errors import Diagnostic, NotationError, RuleError
 from pbem.rules.game import Resolved
-from pbem.rules.geometry import IS_CENTER, PLAIN_SQUARES, REALM_OF, SQUARE_INDEX, Direction
+from pbem.rules.geometry import (
+    IS_CENTER,
+    LINES,
+    PLAIN_SQUARES,
+    REALM_OF,
+    SQUARE_INDEX,
+    Direction,
+)
 from pbem.rules.geometry import square_name as name_of
 from pbem.rules.pieces import Kind, Piece, enforcer, power
 from pbem.rules.realm.actions import (
@@ -84,6 +91,7 @@ def resolve_placement(position: Position, text: PlacementText) -> tuple[Position
 
 def resolve_rearrangement(position: Position, text: RearrangementText) -> tuple[Position, Resolved]:
     side = position.to_move
+    items = (*text.items, *text.opponent) if text.opponent else text.items
 
     def attempt(names: list[str]) -> tuple[Position, Resolved]:
         center = _sq(names[0])
@@ -94,16 +102,23 @@ def resolve_rearrangement(position: Position, text: RearrangementText) -> tuple[
             )
         owners = [side] * len(text.items) + [side.other] * len(text.opponent)
         placements = tuple(
-            (_sq(name), _item_piece(item, owner))
-            for name, item, owner in zip(
-                names[1:], (*text.items, *text.opponent), owners, strict=True
-            )
+            [
+                (_sq(name), _item_piece(item, owner))
+                for name, item, owner in zip(names[1:], items, owners, strict=True)
+            ]
         )
         action = Rearrangement(REALM_OF[center], placements)
         after, events = apply_rearrangement(position, action)
         return after, Resolved(action, tuple(events), position.board, (), canonical_of)
 
-    return resolve_with_repairs(text, attempt)
+    names = [text.realm.text, *[i.square.text for i in items]]
+    as_written = None
+    if PLAIN_SQUARES.issuperset(names):  # read as written unless that is illegal
+        try:
+            return attempt(names)
+        except (RuleError, NotationError) as exc:
+            as_written = exc
+    return resolve_with_repairs(text, attempt, as_written)
 
 
 def _item_piece(item: ItemText, side: Any) -> Piece:
@@ -147,12 +162,38 @@ def resolve_move(state: TurnState, text: MoveText) -> tuple[TurnState, Resolved]
     names = [frm.text, to.text]
     if events:
         names += [e.square.text for e in events]
+    as_written = None
     if PLAIN_SQUARES.issuperset(names):
         try:  # as written: what nearly every record does, and the first reading tried anyway
             return _attempt_move(state, text, names, kinds)
-        except (RuleError, NotationError):
-            pass  # a look-alike may be legal where the squares as written are not
-    return resolve_with_repairs(text, lambda names: _attempt_move(state, text, names, kinds))
+        except (RuleError, NotationError) as exc:
+            as_written = exc  # a look-alike may be legal where the squares as written are not
+    position = state.position
+    board, side = position.board, position.to_move
+    arrived, created = state.arrived, state.created
+
+    def plausible(names: list[str]) -> bool:
+        """False where apply_move refuses the move before its events: no square, not a
+        piece of the mover's that may move, no straight line, or the stop occupied."""
+        frm = SQUARE_INDEX.get(names[0])
+        to = SQUARE_INDEX.get(names[1])
+        if frm is None or to is None:
+            return False
+        piece = board[frm]
+        return (
+            piece is not None
+            and piece.side is side
+            and (piece.kind is Kind.POWER or piece.facing is not None)
+            and frm not in arrived
+            and frm not in created
+            and frm * 144 + to in LINES
+            and board[to] is None
+        )
+
+    def attempt(names: list[str]) -> tuple[TurnState, Resolved]:
+        return _attempt_move(state, text, names, kinds)
+
+    return resolve_with_repairs(text, attempt, as_written, plausible)
 
 
 _NO_KINDS: list[str] = []
@@ -278,7 +319,7 @@ def _compare_events(
 
 
 def _keys_text(keys: list[EventKey]) -> str:
-    return ",".join(_key_text(k) for k in keys)
+    return ",".join([_key_text(k) for k in keys])
 
 
 def _event_key(ev: Event) -> EventKey:

@@ -8,6 +8,8 @@ is a RuleError whose ``options`` list what was possible.
 
 from __future__ import annotations
 
+from itertools import chain
+
 from pbem.errors import RuleError
 from pbem.rules.geometry import (
     CENTER,
@@ -149,7 +151,7 @@ _POWER = Kind.POWER
 
 
 def _creation_options(squares: list[int]) -> tuple[str, ...]:
-    return tuple(option for s in squares for option in _CREATE_AT[s])
+    return tuple(chain.from_iterable([_CREATE_AT[s] for s in squares]))
 
 
 #: a created Enforcer on each square, each way it may point, as written ("Eg12S")

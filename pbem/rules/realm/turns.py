@@ -7,7 +7,8 @@ error can name the very action that broke the turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import compress
 
 from pbem.errors import RuleError
@@ -277,7 +278,12 @@ _NO_STREAK = (-1, 0)
 
 
 def _end(position: Position, reason: str) -> Position:
-    return replace(position, phase=Phase.OVER, end=reason, result=score(position).result)
+    p = position  # dataclasses.replace, spelled out: it costs ten times more
+    return Position(
+        p.ruleset, p.board, Phase.OVER, p.to_move, p.bases_created, p.powers_placed,
+        p.enforcers_created, p.captured, p.sacrificed, p.rearranged, p.ply,
+        score(p).result, reason,
+    )
 
 
 # -- rearrangement -----------------------------------------------------------------
@@ -315,8 +321,15 @@ def apply_rearrangement(position: Position, action: Rearrangement) -> tuple[Posi
     side = position.to_move
     realm = action.realm
     name = realm_name(realm)
-    movable = [(s, p) for s, p in position.realm_pieces(realm) if p.kind is not Kind.BASE]
-    own = [(s, p) for s, p in movable if p.side is side]
+    board = list(position.board)
+    movable = []
+    own = []
+    for s in REALM_SQUARES[realm]:
+        p = board[s]
+        if p is not None and p.kind is not _BASE:
+            movable.append((s, p))
+            if p.side is side:
+                own.append((s, p))
     if not own:
         raise RuleError(
             "rearrange.nothing",
@@ -341,7 +354,6 @@ def apply_rearrangement(position: Position, action: Rearrangement) -> tuple[Posi
             f"{position.ruleset.name}, do not let a player move the opponent's)",
         )
     picked = movable if theirs_given else own
-    board = list(position.board)
     for s, _ in picked:
         board[s] = None
     seen: set[int] = set()
@@ -370,26 +382,30 @@ def apply_rearrangement(position: Position, action: Rearrangement) -> tuple[Posi
             )
         board[sq] = piece
     for who in (side, side.other) if theirs_given else (side,):
-        before = _census(p for _, p in picked if p.side is who)
-        after = _census(p for _, p in action.placements if p.side is who)
-        if before != after:
+        held = _census(picked, who)
+        put = _census(action.placements, who)
+        if held != put:
             raise RuleError(
                 "rearrange.pieces",
-                f"the {name} Realm holds {_census_words(before)} of {who.title}'s; a "
-                f"Rearrangement puts back exactly those, not {_census_words(after)}",
+                f"the {name} Realm holds {_census_words(held)} of {who.title}'s; a "
+                f"Rearrangement puts back exactly those, not {_census_words(put)}",
             )
-    if tuple(board) == position.board:
+    after = tuple(board)
+    if after == position.board:
         raise RuleError(
             "rearrange.unchanged",
             f"the Rearrangement leaves the {name} Realm as it was: it must change the position",
         )
-    return _next_turn(position.with_board(tuple(board)), rearranged=realm), []
+    return _next_turn(position.with_board(after), rearranged=realm), []
 
 
-def _census(pieces: object) -> tuple[int, int, int]:
+def _census(pieces: Iterable[tuple[int, Piece]], side: Side) -> tuple[int, int, int]:
+    """How many Powers, mobile and immobilised Enforcers of ``side`` are placed."""
     powers = mobile = immobile = 0
-    for p in pieces:  # type: ignore[attr-defined]
-        if p.kind is Kind.POWER:
+    for _, p in pieces:
+        if p.side is not side:
+            continue
+        if p.kind is _POWER:
             powers += 1
         elif p.facing is None:
             immobile += 1
