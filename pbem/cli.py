@@ -167,7 +167,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.records.batch import (
         BatchOptions,
         Summary,
-        check_pieces,
+        check_batches,
         format_json_line,
         format_summary,
         plan_pieces,
@@ -190,19 +190,26 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     out_is_terminal = show_bar and out.isatty()
     parts = 0
     try:
-        with contextlib.closing(check_pieces(pieces, options, jobs=args.jobs)) as results:
-            for result in results:
-                summary.add(result)
-                if result.text:
-                    if out_is_terminal:
+        with contextlib.closing(check_batches(pieces, options, jobs=args.jobs)) as batches:
+            for batch in batches:  # one flush a batch: 10,000 files are 600 writes, not 10,000
+                written = False
+                for result in batch:
+                    summary.add(result)
+                    if result.text:
+                        if out_is_terminal:
+                            bar.clear()
+                        out.write(result.text)
+                        written = True
+                    if result.problem:
+                        if written:
+                            out.flush()
+                            written = False
                         bar.clear()
-                    out.write(result.text)
+                        err.write("".join(f"pbem: {ln}\n" for ln in result.problem.splitlines()))
+                        err.flush()
+                    parts += 1
+                if written:
                     out.flush()
-                if result.problem:
-                    bar.clear()
-                    err.write("".join(f"pbem: {ln}\n" for ln in result.problem.splitlines()))
-                    err.flush()
-                parts += 1
                 bar.update(parts, summary.games)
     finally:
         bar.close()

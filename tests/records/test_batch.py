@@ -16,11 +16,13 @@ from pbem.records.batch import (
     BatchOptions,
     FileResult,
     Summary,
+    check_batches,
     check_file,
     check_files,
     chunk_files,
     format_json_line,
     format_summary,
+    plan_pieces,
     pool_size,
 )
 from pbem.records.validate import GameReport
@@ -171,6 +173,25 @@ def test_chunks_keep_order_and_stay_small():
     assert [f for c in chunks for f in c] == files
     assert max(len(c) for c in chunks) == MAX_CHUNK
     assert chunk_files(files[:10], 2) == [[f] for f in range(10)]
+
+
+@pytest.mark.parametrize("n", [9, 40, 101, 1000, 10_000])
+@pytest.mark.parametrize("jobs", [2, 3, 8])
+def test_chunks_get_smaller_at_the_end_so_that_workers_finish_together(n, jobs):
+    chunks = chunk_files(list(range(n)), jobs)
+    assert [f for c in chunks for f in c] == list(range(n)) and all(chunks)
+    sizes = [len(c) for c in chunks]
+    assert max(sizes[-2 * jobs :]) <= max(1, sizes[0] // 2)  # the last ones are small
+    assert sizes[-jobs:] == [1] * jobs  # each worker's last chunk is one file
+
+
+def test_batches_are_the_results_a_chunk_at_a_time(mixed):
+    pieces = list(plan_pieces(mixed))
+    batches = list(check_batches(pieces, BatchOptions(short), jobs=2))
+    assert len(batches) > 1
+    assert [r for b in batches for r in b] == list(check_files(mixed, BatchOptions(short), jobs=1))
+    alone = check_batches(pieces, BatchOptions(short), jobs=1)
+    assert [len(b) for b in alone] == [1] * len(mixed)
 
 
 def test_small_batches_and_one_job_run_without_a_pool():
