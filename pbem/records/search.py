@@ -53,6 +53,9 @@ def _walk(folder: Path, stack: set[tuple[int, int]], files: list[Path], found: F
         plain = not entry.is_symlink()
         if plain and not entry.is_dir() and not entry.name.endswith(SUFFIX):
             continue  # another kind of file: not looked at
+        if plain and entry.is_file(follow_symlinks=False):
+            files.append(path)  # the folder's listing says what it is: no stat (10,000 files
+            continue  # of an archive took 50 ms to find, half of it in stat)
         info = _stat(path, found, given=False)
         if info is None:
             continue
