@@ -7,6 +7,7 @@ board at that point and the position after the last legal turn.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,7 +93,12 @@ def _replay_prefix(
 
 def _folder(source: GameSource) -> Path | None:
     """Where a record's own ruleset file would be."""
-    return None if source.path.startswith("<") else Path(source.path).parent
+    return _folder_of(source.path)
+
+
+@functools.lru_cache(maxsize=64)  # a file's games share it; a path costs a few us to build
+def _folder_of(path: str) -> Path | None:
+    return None if path.startswith("<") else Path(path).parent
 
 
 def _offset(text: str, span: Span, first_line: int) -> int | None:
