@@ -8,6 +8,7 @@ board at that point and the position after the last legal turn.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,12 +94,23 @@ def _replay_prefix(
 
 def _folder(source: GameSource) -> Path | None:
     """Where a record's own ruleset file would be."""
-    return _folder_of(source.path)
+    return record_folder(source.path)
 
 
-@functools.lru_cache(maxsize=64)  # a file's games share it; a path costs a few us to build
-def _folder_of(path: str) -> Path | None:
-    return None if path.startswith("<") else Path(path).parent
+def record_folder(path: str) -> Path | None:
+    """``Path(path).parent``, built once per folder (a file of one game each costs a few
+    us otherwise), or None for a record that is no file (``<text>``)."""
+    if path.startswith("<"):
+        return None
+    head, name = os.path.split(path)
+    if name in ("", ".", ".."):  # a path pathlib reads its own way
+        return Path(path).parent
+    return _folder_path(head)
+
+
+@functools.lru_cache(maxsize=64)
+def _folder_path(folder: str) -> Path:
+    return Path(folder)
 
 
 def _offset(text: str, span: Span, first_line: int) -> int | None:
