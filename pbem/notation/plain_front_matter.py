@@ -53,6 +53,11 @@ def _tag(value: str) -> str:
     return _resolver.resolve(yaml.ScalarNode, value, (True, False))
 
 
+@functools.lru_cache(maxsize=1024)  # most values recur (featured, 1-0, a player's name)
+def _value_tag(value: str) -> str:
+    return _tag(value)
+
+
 @functools.lru_cache(maxsize=256)
 def _text_key(key: str) -> bool:
     """YAML reads the plain key as text (``yes:`` is a boolean, ``null:`` nothing)."""
@@ -82,7 +87,7 @@ def plain_front_matter(inner: str, text_keys: Collection[str]) -> dict[str, Any]
             continue
         if first in _YAML_INDICATORS or " #" in value:  # a comment, a quote, a list...
             return None
-        tag = _tag(value)
+        tag = _value_tag(value)
         if tag == _STR or (tag in (_BOOL, _NULL) and key in text_keys):
             data[key] = value
         elif tag in _BUILD:

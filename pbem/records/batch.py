@@ -194,7 +194,8 @@ def check_piece(piece: Piece, options: BatchOptions) -> FileResult:
             problems.append(_internal(f"{name}#{source.index + 1}", exc))
             continue
         parts.append(text)
-        warnings.update(w.code for w in report.replay.warnings)
+        if report.replay.warnings:
+            warnings.update(w.code for w in report.replay.warnings)
         if report.valid:
             valid += 1
         else:
