@@ -123,6 +123,22 @@ def direction_between(frm: int, to: int) -> Direction | None:
     return None
 
 
+def _exit(sq: int, d: Direction) -> tuple[int, ...]:
+    realm = REALM_OF[sq]
+    for i, s in enumerate(RAYS[sq][d]):
+        if REALM_OF[s] != realm:
+            return RAYS[sq][d][: i + 1]
+    return ()
+
+
+#: EXITS[sq][d]: the squares from ``sq`` (exclusive) in direction ``d`` up to and with the
+#: first one outside its Realm (never a Center: a Realm is entered on its edge); empty
+#: where the ray leaves the board first. A piece can stop somewhere that way iff all are empty
+EXITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(_exit(s, d) for d in DIRECTIONS) for s in SQUARES
+)
+
+
 def _lines() -> dict[int, tuple[Direction, tuple[int, ...]]]:
     out = {}
     for frm in SQUARES:

@@ -7,7 +7,9 @@ import pytest
 from pbem.rules.geometry import (
     BORDER_SQUARES,
     CENTER,
+    EXITS,
     IS_CENTER,
+    LINES,
     RAYS,
     REALM_COLUMN,
     REALM_OF,
@@ -158,3 +160,36 @@ def test_diagrams_put_rank_12_on_top_and_file_a_on_the_left():
     assert position.enforcers_created == (1, 1)
     with pytest.raises(ValueError):
         board_from("P P", origin="l1")  # the window would leave the board
+
+
+def test_lines_hold_the_direction_and_the_squares_between_of_every_straight_line():
+    """``LINES``: one entry for every two squares in a line, none for any other pair."""
+    for frm in SQUARES:
+        for to in SQUARES:
+            line = LINES.get(frm * 144 + to)
+            d = direction_between(frm, to)
+            if d is None:
+                assert line is None, (square_name(frm), square_name(to))
+                continue
+            path = path_between(frm, to)
+            assert path is not None
+            assert line == (d, path[:-1])
+    assert LINES[sq("c4") * 144 + sq("c7")] == (Direction.N, (sq("c5"), sq("c6")))
+    assert sq("c4") * 144 + sq("d5") not in LINES
+
+
+def test_exits_run_to_the_first_square_outside_the_realm_which_is_never_a_center():
+    """``EXITS``: what a piece passes before it can first stop in another Realm."""
+    for s in SQUARES:
+        for d in Direction:
+            path = EXITS[s][d]
+            ray = RAYS[s][d]
+            assert path == ray[: len(path)]
+            outside = [x for x in ray if REALM_OF[x] != REALM_OF[s]]
+            if not outside:
+                assert path == ()
+                continue
+            assert path[-1] == outside[0] and not IS_CENTER[path[-1]]
+            assert all(REALM_OF[x] == REALM_OF[s] for x in path[:-1])
+    assert EXITS[sq("b2")][Direction.N] == (sq("b3"), sq("b4"))
+    assert EXITS[sq("a1")][Direction.W] == ()

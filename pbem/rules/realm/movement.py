@@ -9,6 +9,7 @@ from pbem.errors import RuleError
 from pbem.rules.geometry import (
     CENTER,
     DIRECTIONS,
+    EXITS,
     IS_CENTER,
     LINES,
     RAYS,
@@ -164,13 +165,14 @@ def stops(board: Board, piece: Piece, frm: int, checkpoint: bool = False) -> lis
 def has_stop(board: Board, piece: Piece, frm: int, checkpoint: bool = False) -> bool:
     # the checkpoint only ever shortens a ray after a stop it allows, so it
     # cannot change whether there is a first stop
-    home = REALM_OF[frm]
-    rays = RAYS[frm]
+    exits = EXITS[frm]
     # allowed_directions, inline: only an Enforcer has a facing; None allows every way
     for d in _FORWARD[piece.facing]:
-        for sq in rays[d]:
-            if board[sq] is not None:
-                break
-            if not IS_CENTER[sq] and REALM_OF[sq] != home:
+        path = exits[d]
+        if path:
+            for sq in path:
+                if board[sq] is not None:
+                    break
+            else:
                 return True
     return False

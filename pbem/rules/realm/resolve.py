@@ -100,7 +100,9 @@ def resolve_rearrangement(position: Position, text: RearrangementText) -> tuple[
                 "rearrange.realm-name",
                 f"a Rearrangement names its Realm by the Center: {names[0]} is not a Center",
             )
-        owners = [side] * len(text.items) + [side.other] * len(text.opponent)
+        owners = [side] * len(text.items)
+        if text.opponent:
+            owners += [side.other] * len(text.opponent)
         placements = tuple(
             [
                 (_sq(name), _item_piece(item, owner))
@@ -157,11 +159,14 @@ def resolve_move(state: TurnState, text: MoveText) -> tuple[TurnState, Resolved]
             "names the square it starts on and the square it stops on, like Pc10g10",
         )
     events = text.events
-    kinds = [_event_kind(e) for e in events] if events else _NO_KINDS
     frm, to = text.squares
     names = [frm.text, to.text]
+    kinds = _NO_KINDS
     if events:
-        names += [e.square.text for e in events]
+        kinds = []
+        for e in events:
+            kinds.append(_event_kind(e))
+            names.append(e.square.text)
     as_written = None
     if PLAIN_SQUARES.issuperset(names):
         try:  # as written: what nearly every record does, and the first reading tried anyway

@@ -135,7 +135,7 @@ def apply_placement(position: Position, placement: Placement) -> tuple[Position,
         powers = bump(powers, side)
     # the next to place: the other side, or, once every Power is placed, the first to move
     rs = position.ruleset
-    phase, to_move = Phase.SETUP, side.other
+    phase, to_move = Phase.SETUP, Side.BLACK if side is Side.WHITE else Side.WHITE
     if powers == (rs.powers, rs.powers):
         phase, to_move = Phase.PLAY, Side.BLACK if rs.second_player_first else Side.WHITE
     after = Position(

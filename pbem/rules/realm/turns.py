@@ -152,6 +152,7 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
 _OVER = Phase.OVER
 _PLAY = Phase.PLAY
 _BASE = Kind.BASE
+_OTHER = (Side.BLACK, Side.WHITE)  # Side.other, by side: a property costs a call
 _POWER = Kind.POWER
 
 
@@ -260,7 +261,7 @@ def _next_turn(position: Position, rearranged: int | None) -> Position:
     phase = position.phase
     after = Position(
         position.ruleset, position.board, phase,
-        side.other if phase is _PLAY else side,
+        _OTHER[side] if phase is _PLAY else side,
         position.bases_created, position.powers_placed, position.enforcers_created,
         position.captured, position.sacrificed, streaks, position.ply + 1,
         position.result, position.end,
