@@ -24,7 +24,9 @@ from pbem.records.batch import (
     format_summary,
     plan_pieces,
     pool_size,
+    warm_up,
 )
+from pbem.records.rulesets import load_ruleset
 from pbem.records.validate import GameReport
 from pbem.render.progress import ProgressBar, format_bar
 
@@ -250,3 +252,11 @@ def test_progress_bar_draws_only_when_enabled_and_clears():
     assert drawn.startswith("\r[") and "1/10 files" in drawn and "2/10" not in drawn
     bar.close()
     assert on.getvalue().endswith("\r" + " " * (len(drawn) - 1) + "\r")
+
+
+@pytest.mark.parametrize("preset", [None, "original", "classic"])
+def test_the_warm_up_game_is_validated_whatever_the_ruleset(preset):
+    ruleset = None if preset is None else load_ruleset(preset)
+    report = warm_up(BatchOptions(short, ruleset=ruleset))
+    assert report is not None and report.path == "<warm-up>"
+    assert report.valid == (preset != "classic")  # Classic has no set-up phase
