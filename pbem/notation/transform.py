@@ -40,6 +40,8 @@ _TWO = re.compile(rf"([PE])({_SQ})({_SQ})")
 _AT = re.compile(rf"([BPERS]|x[BE])({_SQ})([NESWU]?)")
 _ITEM = re.compile(rf"([PE])({_SQ})([NESWU]?)")
 _EVENT = re.compile(rf"([x+]?)([BPE])({_SQ})([NESWU]?)")
+# a move of two squares and its first event, if any, and the parenthesis closing it
+_MOVE = re.compile(rf"([PE])({_SQ})({_SQ})(?:\(([x+]?)([BPE])({_SQ})([NESWU]?)(\)?))?")
 _PLACED_PAIR = re.compile(rf"(\d+)\.([BPE])({_SQ})[ \t]+([BPE])({_SQ}),")
 
 try:  # the C loader is several times faster where libyaml is present
@@ -106,7 +108,30 @@ class ToSyntax(Transformer):
         text: str, line: int, column: int, events: tuple[EventText, ...] | None
     ) -> MoveText:
         """The move written ``text`` (a MOVE or MOVE_EVENTS token's text) at ``column``."""
-        two = _TWO.match(text)  # the common case: two squares, maybe events after them
+        m = _MOVE.match(text)  # nearly every move: two squares, maybe events
+        if m is not None:
+            piece, frm, to, prefix, letter, name, facing, close = m.groups()
+            end = m.end()
+            if (prefix is None or close) if end == len(text) else (
+                prefix is not None and not close and text[end] == ","
+            ):
+                at = 1 + len(frm)
+                squares = (
+                    SquareText(frm, new_span((line, column + 1, None, None))),
+                    SquareText(to, new_span((line, column + at, None, None))),
+                )
+                if prefix is not None:  # its first event, and any after it
+                    at += len(to) + 1
+                    first = EventText(
+                        prefix, letter,
+                        SquareText(name, new_span((line, column + at + len(prefix) + 1,
+                                                   None, None))),
+                        facing or None, new_span((line, column + at, None, None)),
+                    )
+                    events = (first,) if close else (first, *ToSyntax._events_at(
+                        text, end + 1, line, column))
+                return MoveText(piece, squares, events, new_span((line, column, None, None)))
+        two = _TWO.match(text)
         if two is not None and (two.end() == len(text) or text[two.end()] == "("):
             end = two.end()
             squares: tuple[SquareText, ...] | list[SquareText] = (
@@ -129,15 +154,20 @@ class ToSyntax(Transformer):
                 pos = m.end()
             squares = tuple(squares)
         if end < len(text):  # the event list is in the token
-            events = tuple(
-                EventText(
-                    e.group(1), e.group(2),
-                    SquareText(e.group(3), new_span((line, column + e.start(3), None, None))),
-                    e.group(4) or None, new_span((line, column + e.start(), None, None)),
-                )
-                for e in _EVENT.finditer(text, end + 1)
-            )
+            events = ToSyntax._events_at(text, end + 1, line, column)
         return MoveText(text[0], squares, events, new_span((line, column, None, None)), off)
+
+    @staticmethod
+    def _events_at(text: str, start: int, line: int, column: int) -> tuple[EventText, ...]:
+        """The events written in ``text`` from ``start`` to its closing parenthesis."""
+        return tuple([
+            EventText(
+                e.group(1), e.group(2),
+                SquareText(e.group(3), new_span((line, column + e.start(3), None, None))),
+                e.group(4) or None, new_span((line, column + e.start(), None, None)),
+            )
+            for e in _EVENT.finditer(text, start)
+        ])
 
     def events(self, c: list[Any]) -> tuple[EventText, ...]:
         return tuple(e for e in c if isinstance(e, EventText))
@@ -291,7 +321,8 @@ class ToSyntax(Transformer):
         dot = text.index(".")
         white = self._white_at(text, dot + 1, len(text) - 1, line, tok.column)
         black = c[1] if len(c) > 1 else None
-        return EntryText(int(text[:dot]), white, black, True, Span(line, tok.column))
+        return EntryText(int(text[:dot]), white, black, True,
+                         new_span((line, tok.column, None, None)))
 
     def full_entry(self, c: list[Any]) -> EntryText:
         """``7.Pg5g9(Bh8)/Pc5c2`` (one token), then what may follow Black's last move."""
@@ -300,7 +331,11 @@ class ToSyntax(Transformer):
         line = tok.line + self.line_offset
         dot, slash = text.index("."), text.index("/")
         white = self._white_at(text, dot + 1, slash, line, tok.column)
-        black = self.turn([self._moves_at(text, slash + 1, len(text), line, tok.column), *c[1:]])
+        moves = self._moves_at(text, slash + 1, len(text), line, tok.column)
+        if len(c) == 1:  # nothing after the token: Black's turn is its moves, as turn() reads it
+            black = TurnText(tuple(moves), (), None, moves[0].span, None)
+        else:
+            black = self.turn([moves, *c[1:]])
         span = new_span((line, tok.column, None, None))
         return EntryText(int(text[:dot]), white, black, True, span)
 
@@ -321,21 +356,27 @@ class ToSyntax(Transformer):
 
     def _placed_at(self, m: re.Match[str], line: int, col: int, after: list[Any]) -> EntryText:
         """The set-up pair matched by ``m`` (``_PLACED_PAIR``) in a token at ``col``."""
-        white_span, black_span = Span(line, col + m.start(2)), Span(line, col + m.start(4))
+        number, piece, square, their_piece, their_square = m.groups()
+        start = col + m.start()
+        at = start + len(number) + 1  # White's piece, after the number's full stop
+        white_span = new_span((line, at, None, None))
+        black_span = new_span((line, col + m.start(4), None, None))
         white = PlacementText(
-            m.group(2), SquareText(m.group(3), Span(line, col + m.start(3))), white_span
+            piece, SquareText(square, new_span((line, at + 1, None, None))), white_span
         )
         black = PlacementText(
-            m.group(4), SquareText(m.group(5), Span(line, col + m.start(5))), black_span
+            their_piece,
+            SquareText(their_square, new_span((line, black_span[1] + 1, None, None))),
+            black_span,
         )
-        comma = Span(line, col + m.end() - 1)
-        notes, mark = self._notes(after)
+        comma = new_span((line, col + m.end() - 1, None, None))
+        notes, mark = self._notes(after) if after else ((), None)
         return EntryText(
-            int(m.group(1)),
+            int(number),
             TurnText((white,), (), None, white_span, None),
             TurnText((black,), notes, comma, black_span, mark),
             False,
-            Span(line, col + m.start()),
+            new_span((line, start, None, None)),
         )
 
     def black_entry(self, c: list[Any]) -> EntryText:
