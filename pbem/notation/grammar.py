@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lark import Lark
 
-from pbem.notation.lalr import Loop
+from pbem.notation.lalr import Loop, checked
 from pbem.notation.transform import ToSyntax
 from pbem.resources import grammar_path
 
@@ -57,12 +57,9 @@ def parser() -> Lark:
 
 @functools.cache
 def loop() -> Loop | None:
-    """``parser()``'s tables driven by one tight loop; None if lark's build is one it
+    """``parser()``'s tables driven by one tight loop; None if this lark's build is one it
     does not know (then every parse goes through lark)."""
-    try:
-        return Loop(parser(), transformer())
-    except (ValueError, AttributeError):
-        return None
+    return checked(parser(), transformer())
 
 
 def transformer() -> ToSyntax:

@@ -26,6 +26,18 @@ from lark.parsers.lalr_analysis import Shift
 #: what ``Loop.parse`` returns where lark would raise
 FAILED: Any = object()
 
+#: a record with the forms records use most, parsed both ways before the loop is trusted
+PROBE = """---
+game: probe
+result: 1-0
+---
+{ a comment } Set-up: 1.Bh11 Bh2, 2.Be8 Be5, 3.Bb5 Bb8, 4.Pi10 Pg3, 5.Pf7 Pd6, 6.Pc4 Pc9
+7.Pi10i6(Bh5),Pc4g4(Ei4W)/Pd6d1(Be2),Pg3d3(Ed2N)
+8.Pi6j6(Bk5),Ei4d4/ Pd3a3(Bb2),Ed2c2 (Figure 6)
+- 9.Rh5(Pg4,Eg6N;Pi6)/Pd1L1 10.Pc4d4d6 Eh8h11off, 11...Pa3a12(xBb8,xEa7)
+12.Ej4j7(xBk8,xEj7)/Rb8(Ea9N,Pa8) 1-0
+"""
+
 # an entry of the table: a shift (True, next state) or a reduction (False, (number of
 # values it takes, the rule's name, lark's callback for it))
 _Step = tuple[bool, Any]
@@ -73,6 +85,31 @@ def _callback(rule: Any, transformer: Any) -> Callable[[list[Any]], Any]:
 
 def _same(args: list[Any]) -> list[Any]:
     return args
+
+
+def checked(lark: Lark, transformer: Any) -> Loop | None:
+    """A ``Loop`` over ``lark``'s tables, or None where this lark's insides are not what
+    the loop reads (another lark version) or where it parses ``PROBE`` otherwise than
+    lark does: then every parse goes through lark itself, as before the loop."""
+    try:
+        built = Loop(lark, transformer)
+        fast, slow = built.parse(PROBE, "game"), lark.parse(PROBE, start="game")
+        if fast is FAILED or fast != slow or _spans(fast) != _spans(slow):
+            return None
+    except Exception:  # any shape this loop does not know: lark's own path, always right
+        return None
+    return built
+
+
+def _spans(game: Any) -> list[Any]:
+    """Where each item, turn and action of a parsed game stands (equality leaves spans out)."""
+    found = [game.span, game.header_span]
+    for item in game.items:
+        found.append(item.span)
+        for turn in (getattr(item, "white", None), getattr(item, "black", None)):
+            if turn is not None:
+                found += [turn.span, turn.comma, *(a.span for a in turn.actions)]
+    return found
 
 
 class Loop:

@@ -7,6 +7,7 @@ the line and column of the offending text.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from lark import Token
 from lark.exceptions import (
@@ -253,11 +254,23 @@ def parse_movetext(text: str, line_offset: int = 0) -> GameText:
     return _parse(text, "movetext", line_offset)
 
 
+def _fast(text: str, start: str) -> Any:
+    """The tight loop's parse, or FAILED where lark itself must parse ``text``."""
+    fast = loop()
+    if fast is None:
+        return FAILED
+    try:
+        return fast.parse(text, start)
+    except PbemError:  # the transformer's own error, as lark's parse raises it
+        raise
+    except Exception:  # not the loop's business: lark's parse says what is wrong
+        return FAILED
+
+
 def _parse(text: str, start: str, line_offset: int) -> GameText:
     transformer().line_offset = line_offset
     try:
-        fast = loop()
-        result = FAILED if fast is None else fast.parse(text, start)
+        result = _fast(text, start)
         if result is FAILED:  # lark's own parse, which raises its own error
             result = parser().parse(text, start=start)
     except UnexpectedInput as exc:

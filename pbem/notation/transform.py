@@ -83,8 +83,10 @@ class ToSyntax(Transformer):
 
     def move(self, c: list[Any]) -> MoveText:
         tok = c[0]
-        events = c[1] if len(c) > 1 else None
-        return self._move_at(str(tok), tok.line + self.line_offset, tok.column, events)
+        line = tok.line + self.line_offset
+        if len(c) > 1:  # its event list written apart: "Pi10i6 (Bh5)"
+            return self._move_at(str(tok), line, tok.column, c[1])
+        return self._moves_at(str(tok), 0, len(tok), line, tok.column)[0]
 
     def move_run(self, c: list[Token]) -> list[MoveText]:
         """``Pi10i6(Bh5),Pc4g4(Ei4W)``: the moves of one token, each at its own column."""
@@ -92,14 +94,51 @@ class ToSyntax(Transformer):
         line = tok.line + self.line_offset  # type: ignore[operator]
         return self._moves_at(str(tok), 0, len(tok), line, tok.column)  # type: ignore[arg-type]
 
-    def _moves_at(self, text: str, start: int, n: int, line: int, column: int) -> list[MoveText]:
-        """The moves packed in ``text[start:n]``, joined by commas, ``text`` at ``column``."""
+    @staticmethod
+    def _moves_at(text: str, start: int, n: int, line: int, column: int) -> list[MoveText]:
+        """The moves packed in ``text[start:n]``, joined by commas, ``text`` at ``column``.
+
+        Nearly every move names two squares and at most its first event before a comma
+        or the end: one match reads it, in place; any other is cut out and read apart.
+        """
         moves = []
-        while start < n:  # the commas between moves are those outside parentheses
+        match = _MOVE.match
+        while start < n:
+            m = match(text, start, n)
+            after = -1  # where the move ends, if the match read it whole
+            if m is not None:
+                piece, frm, to, prefix, letter, name, facing, close = m.groups()
+                end = m.end()
+                if end == n or text[end] == ",":
+                    if prefix is None or close:
+                        after = end
+                    elif end < n:  # more events: the list ends at its parenthesis
+                        after = text.index(")", end) + 1
+            if after >= 0:
+                at = column + start + 1
+                squares = (
+                    SquareText(frm, new_span((line, at, None, None))),
+                    SquareText(to, new_span((line, at + len(frm), None, None))),
+                )
+                events = None
+                if prefix is not None:  # its first event, and any after it
+                    at += len(frm) + len(to) + 1
+                    events = (EventText(
+                        prefix, letter,
+                        SquareText(name, new_span((line, at + len(prefix) + 1, None, None))),
+                        facing or None, new_span((line, at, None, None)),
+                    ),)
+                    if not close:
+                        events += ToSyntax._events_at(text, end + 1, after, line, column)
+                moves.append(MoveText(piece, squares, events,
+                                      new_span((line, column + start, None, None))))
+                start = after + 1
+                continue
+            # the commas between moves are those outside parentheses
             comma = text.find(",", start, n)
             paren = text.find("(", start, n if comma < 0 else comma)
             end = text.index(")", paren) + 1 if paren >= 0 else (n if comma < 0 else comma)
-            moves.append(self._move_at(text[start:end], line, column + start, None))
+            moves.append(ToSyntax._move_at(text[start:end], line, column + start, None))
             start = end + 1
         return moves
 
@@ -108,30 +147,7 @@ class ToSyntax(Transformer):
         text: str, line: int, column: int, events: tuple[EventText, ...] | None
     ) -> MoveText:
         """The move written ``text`` (a MOVE or MOVE_EVENTS token's text) at ``column``."""
-        m = _MOVE.match(text)  # nearly every move: two squares, maybe events
-        if m is not None:
-            piece, frm, to, prefix, letter, name, facing, close = m.groups()
-            end = m.end()
-            if (prefix is None or close) if end == len(text) else (
-                prefix is not None and not close and text[end] == ","
-            ):
-                at = 1 + len(frm)
-                squares = (
-                    SquareText(frm, new_span((line, column + 1, None, None))),
-                    SquareText(to, new_span((line, column + at, None, None))),
-                )
-                if prefix is not None:  # its first event, and any after it
-                    at += len(to) + 1
-                    first = EventText(
-                        prefix, letter,
-                        SquareText(name, new_span((line, column + at + len(prefix) + 1,
-                                                   None, None))),
-                        facing or None, new_span((line, column + at, None, None)),
-                    )
-                    events = (first,) if close else (first, *ToSyntax._events_at(
-                        text, end + 1, line, column))
-                return MoveText(piece, squares, events, new_span((line, column, None, None)))
-        two = _TWO.match(text)
+        two = _TWO.match(text)  # two squares, maybe events after them
         if two is not None and (two.end() == len(text) or text[two.end()] == "("):
             end = two.end()
             squares: tuple[SquareText, ...] | list[SquareText] = (
@@ -154,19 +170,21 @@ class ToSyntax(Transformer):
                 pos = m.end()
             squares = tuple(squares)
         if end < len(text):  # the event list is in the token
-            events = ToSyntax._events_at(text, end + 1, line, column)
+            events = ToSyntax._events_at(text, end + 1, len(text), line, column)
         return MoveText(text[0], squares, events, new_span((line, column, None, None)), off)
 
     @staticmethod
-    def _events_at(text: str, start: int, line: int, column: int) -> tuple[EventText, ...]:
-        """The events written in ``text`` from ``start`` to its closing parenthesis."""
+    def _events_at(
+        text: str, start: int, end: int, line: int, column: int
+    ) -> tuple[EventText, ...]:
+        """The events written in ``text[start:end]``, ``text`` at ``column``."""
         return tuple([
             EventText(
                 e.group(1), e.group(2),
                 SquareText(e.group(3), new_span((line, column + e.start(3), None, None))),
                 e.group(4) or None, new_span((line, column + e.start(), None, None)),
             )
-            for e in _EVENT.finditer(text, start)
+            for e in _EVENT.finditer(text, start, end)
         ])
 
     def events(self, c: list[Any]) -> tuple[EventText, ...]:

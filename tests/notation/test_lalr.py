@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from pbem.errors import NotationError
+from pbem.notation import parse as parse_module
 from pbem.notation.grammar import loop, parser, transformer
-from pbem.notation.lalr import FAILED
+from pbem.notation.lalr import FAILED, Loop, checked
 from pbem.notation.parse import parse_game, parse_movetext
 from pbem.records.generate import write_games
 from pbem.records.reader import split_games
@@ -88,3 +89,55 @@ def test_an_error_a_callback_raises_comes_out_of_the_loop():
     with pytest.raises(NotationError, match="cannot be rearranged") as caught:
         parse_game("7.Pi10i6/Rh5( Pg4,Bh6)\n")
     assert (caught.value.span.line, caught.value.span.column) == (1, 19)
+
+
+# -- another lark: the loop steps aside, and lark's own parse is used, always right ------
+def test_a_lark_whose_insides_the_loop_does_not_know_gives_no_loop():
+    from lark import Lark
+
+    assert checked(object(), transformer()) is None  # no tables where the loop reads them
+    other = Lark("start: WORD\nWORD: /[a-z]+/\n", parser="lalr")  # a rule it has no method for
+    assert checked(other, transformer()) is None
+
+
+def test_a_loop_that_parses_the_probe_otherwise_than_lark_is_not_used(monkeypatch):
+    def other(self: Loop, text: str, start: str) -> Any:
+        return parser().parse("7.Pc4g4", start=start)
+
+    monkeypatch.setattr(Loop, "parse", other)
+    assert checked(parser(), transformer()) is None
+
+
+def _parsed_both_ways(monkeypatch, text: str) -> tuple[Any, Any]:
+    def outcome() -> Any:
+        try:
+            return _full(parse_game(text, line_offset=5))
+        except NotationError as exc:
+            return (str(exc), exc.span, exc.code)
+
+    with_loop = outcome()
+    monkeypatch.setattr(parse_module, "loop", lambda: None)
+    return with_loop, outcome()
+
+
+@pytest.mark.parametrize("name", ["sample-game-2002.realm", "classic-examples.realm"])
+def test_without_the_loop_records_parse_the_same(monkeypatch, name):
+    text = split_games((GAMES / name).read_text(encoding="utf-8"))[0][1]
+    with_loop, without = _parsed_both_ways(monkeypatch, text)
+    assert with_loop == without and with_loop[0] == "GameText"
+
+
+def test_without_the_loop_errors_are_the_same(monkeypatch):
+    with_loop, without = _parsed_both_ways(monkeypatch, "7.Pi10i6(Bh5)/Pd6d1(Be2)\n8.Pi6q6\n")
+    assert with_loop == without and "not a square" in with_loop[0]
+
+
+def test_a_loop_that_breaks_mid_parse_hands_the_text_to_lark(monkeypatch):
+    text = split_games((GAMES / "sample-game-2002.realm").read_text(encoding="utf-8"))[0][1]
+    expected = _full(parse_game(text))
+
+    def broken(self: Loop, text: str, start: str) -> Any:
+        raise KeyError("a table shaped otherwise")
+
+    monkeypatch.setattr(Loop, "parse", broken)
+    assert _full(parse_game(text)) == expected
