@@ -42,9 +42,15 @@ Formatter = Callable[[GameReport], str]
 #: fewer files than this are validated in-process: a pool costs more than it saves
 MIN_FILES_FOR_POOL = 8
 
-#: at most this many pieces per chunk: small enough to stream and balance, large enough
-#: that the per-chunk round trip does not show
+#: at most this many files per chunk, counted (``chunk_files``)
 MAX_CHUNK = 16
+
+#: at most about this many bytes of records per chunk sent to a worker (some 70 generated
+#: games or two pieces of a big file, 0.1 s of work): small enough to stream and
+#: balance, large enough that the round trip per chunk (~0.1 ms of the parent's time)
+#: does not show: chunks of 16 small files cost the parent some 80 ms of CPU over
+#: 10,000 files
+CHUNK_BYTES = 64 * 1024
 
 #: a file larger than this is cut into pieces of about this many bytes of whole games
 #: (some 30 games of 45 turns)
@@ -87,21 +93,24 @@ class Piece:
     first_index: int = 0
     #: 0 for the file's first piece (the summary counts files by it)
     part: int = 0
+    #: how many bytes it holds, as far as known (0: not known), to share the work out
+    size: int = 0
 
 
 def plan_pieces(files: Sequence[Path], size: int = PIECE_BYTES) -> Iterator[Piece]:
     """Each file as one piece, or, if larger than ``size``, as runs of whole games."""
     for path in files:
+        nbytes = 0
         try:
-            big = path.stat().st_size > size
-            ranges = list(game_ranges(path, size)) if big else []
+            nbytes = path.stat().st_size
+            ranges = list(game_ranges(path, size)) if nbytes > size else []
         except (OSError, PbemError):  # the worker says what is wrong with the file
             ranges = []
         if len(ranges) <= 1:
-            yield Piece(path)
+            yield Piece(path, size=nbytes)
             continue
         for part, r in enumerate(ranges):
-            yield Piece(path, r.start, r.end, r.first_line, r.first_index, part)
+            yield Piece(path, r.start, r.end, r.first_line, r.first_index, part, r.end - r.start)
 
 
 class FileResult(NamedTuple):
@@ -258,16 +267,45 @@ def pool_size(npieces: int, jobs: int | None = None) -> int:
 def chunk_files(files: Sequence[T], jobs: int) -> list[list[T]]:
     """Runs of neighbouring files: about four chunks per worker, at most MAX_CHUNK files
     each, and smaller ones at the end, so that the workers finish nearly together."""
-    size = max(1, min(MAX_CHUNK, len(files) // (jobs * 4)))
-    # the last files go in runs of half a chunk, a quarter, ... down to single files
-    end = len(files) - (size * jobs if len(files) > 2 * size * jobs else 0)
-    chunks = [list(files[i : min(i + size, end)]) for i in range(0, end, size)]
-    while end < len(files):
-        size = max(1, size // 2)
-        for _ in range(jobs):
-            chunks.append(list(files[end : end + size]))
-            end += size
-    return [c for c in chunks if c]
+    return [[files[i] for i in run] for run in chunk_runs([1] * len(files), jobs, MAX_CHUNK)]
+
+
+def chunk_runs(sizes: Sequence[int], jobs: int, most: int) -> list[range]:
+    """Runs of neighbouring items (their indexes), each of about ``most`` in size at most
+    and about four per worker, then smaller and smaller ones at the end (a half, a
+    quarter, ... down to single items), so that the workers finish nearly together.
+
+    ``sizes``: each item's size, at least 1 (all 1: runs of a number of items).
+    """
+    total = sum(sizes)
+    target = max(1, min(most, total // (jobs * 4)))
+    end = len(sizes)  # the items from ``end`` on, some ``jobs`` runs' worth, are the tail
+    if total > 2 * target * jobs:
+        rest = 0
+        while end > 0 and rest + sizes[end - 1] <= target * jobs:
+            end -= 1
+            rest += sizes[end]
+    runs = _runs_of(sizes, 0, end, target)
+    while end < len(sizes):
+        target = max(1, target // 2)
+        for run in _runs_of(sizes, end, len(sizes), target)[:jobs]:
+            runs.append(run)
+            end = run.stop
+    return runs
+
+
+def _runs_of(sizes: Sequence[int], start: int, stop: int, target: int) -> list[range]:
+    """Items ``start`` to ``stop`` in runs that each reach ``target`` (the last may not)."""
+    runs = []
+    first, held = start, 0
+    for i in range(start, stop):
+        held += sizes[i]
+        if held >= target:
+            runs.append(range(first, i + 1))
+            first, held = i + 1, 0
+    if first < stop:
+        runs.append(range(first, stop))
+    return runs
 
 
 def _check_in_pool(
@@ -276,10 +314,11 @@ def _check_in_pool(
     """Chunks over ``jobs`` workers, in order.
 
     A worker that dies (killed, out of memory) breaks the whole pool, so the chunks
-    in flight fail with it: the first failed chunk is run again alone, and only if it
-    breaks again are its files reported; the rest goes on in a fresh pool.
+    in flight fail with it: the first failed chunk is run again alone, and if it breaks
+    again, each half of it alone, and so on, until the piece that breaks it is found and
+    reported; the rest goes on in a fresh pool.
     """
-    chunks = [range(c[0], c[-1] + 1) for c in chunk_files(range(len(pieces)), jobs)]
+    chunks = chunk_runs([max(1, p.size) for p in pieces], jobs, CHUNK_BYTES)
     if _workers_fork():
         warm_up(options)
     done = 0
@@ -298,8 +337,12 @@ def _check_in_pool(
                 done += 1
                 yield [FileResult._make(r) for r in results]
         if suspect and alone:
+            run = chunks[done]
+            if len(run) > 1:  # halve it and try each half alone: which piece is it?
+                chunks[done : done + 1] = [run[: len(run) // 2], run[len(run) // 2 :]]
+                continue
             yield [FileResult(str(pieces[i].path), problem=f"{pieces[i].path}: {_DIED}",
-                              part=pieces[i].part) for i in chunks[done]]
+                              part=pieces[i].part) for i in run]
             done += 1
             suspect = False
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbem.records.batch import (
+    CHUNK_BYTES,
     MAX_CHUNK,
     MIN_FILES_FOR_POOL,
     BatchOptions,
@@ -20,6 +21,7 @@ from pbem.records.batch import (
     check_file,
     check_files,
     chunk_files,
+    chunk_runs,
     format_json_line,
     format_summary,
     plan_pieces,
@@ -185,6 +187,31 @@ def test_chunks_get_smaller_at_the_end_so_that_workers_finish_together(n, jobs):
     sizes = [len(c) for c in chunks]
     assert max(sizes[-2 * jobs :]) <= max(1, sizes[0] // 2)  # the last ones are small
     assert sizes[-jobs:] == [1] * jobs  # each worker's last chunk is one file
+
+
+@pytest.mark.parametrize("sizes", [
+    [4000] * 10_000,  # generated records
+    [32_000] * 1500,  # the pieces of a big file
+    [3000, 90_000, 1, 1, 500_000, 1, 20_000] * 40,  # all kinds
+    [1] * 5 + [10**6] + [1] * 50,
+    [4000] * 8,
+])
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_runs_by_size_hold_about_as_much_and_get_smaller_at_the_end(sizes, jobs):
+    most = 256 * 1024
+    runs = chunk_runs(sizes, jobs, most)
+    assert [i for r in runs for i in r] == list(range(len(sizes))) and all(runs)
+    held = [sum(sizes[i] for i in r) for r in runs]
+    # a run closes as soon as it holds enough: all but its last item hold less than most
+    assert all(h - sizes[r[-1]] < most for h, r in zip(held, runs, strict=True))
+    if len(runs) > 2 * jobs:  # the workers' last chunks are small (but for one big piece)
+        last = zip(held[-jobs:], runs[-jobs:], strict=True)
+        assert all(h - sizes[r[-1]] <= max(held) // 2 for h, r in last)
+
+
+def test_a_chunk_of_generated_records_is_about_seventy_of_them():
+    runs = chunk_runs([930] * 10_000, 2, CHUNK_BYTES)  # a generated record: ~930 bytes
+    assert 60 <= len(runs[0]) <= 80 and 120 <= len(runs) <= 180
 
 
 def test_batches_are_the_results_a_chunk_at_a_time(mixed):
