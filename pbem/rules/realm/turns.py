@@ -427,14 +427,15 @@ def _census_words(c: tuple[int, int, int]) -> str:
 def has_legal_turn(position: Position, side: Side) -> bool:
     """Does ``side`` have any legal turn here? Cheap: stops at the first one found."""
     board = position.board
-    # the occupied squares only (a piece is true, an empty square None), in square order
+    realms = set()  # the Realms holding a Power or Enforcer of the side: the only ones
+    # it could rearrange. The occupied squares only (an empty square is None), in order
     for s in compress(SQUARES, board):
         p = board[s]
-        if p.side is side and (p.kind is _POWER or p.facing is not None) and has_stop(
-            board, p, s
-        ):
-            return True
-    if any(rearrangeable(position, side, r) for r in REALMS):
+        if p.side is side and p.kind is not _BASE:
+            if (p.kind is _POWER or p.facing is not None) and has_stop(board, p, s):
+                return True
+            realms.add(REALM_OF[s])
+    if any(rearrangeable(position, side, r) for r in realms):
         return True
     return position.ruleset.power_sacrifice and any(sacrifices(position, side))
 
