@@ -439,7 +439,7 @@ class _Walker:
         self.check_result(game, header_result)
 
     def expected(self) -> tuple[int, Side]:
-        pos = self.position
+        pos = self.replay.final
         return pos.turn_number(), pos.to_move
 
     def entry(self, entry: EntryText) -> None:

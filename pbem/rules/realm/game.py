@@ -119,7 +119,7 @@ class FeaturedGame(Game):
         return initial_position(ruleset)
 
     def begin_turn(self, position: Position, actions: Sequence[ActionText] = ()) -> Any:
-        if len(actions) > 1:
+        if len(actions) > 1 and not _MOVING_TYPES.issuperset(map(type, actions)):
             for i, a in enumerate(actions):
                 if i and type(a) not in _MOVING_TYPES and not isinstance(a, _MOVING):
                     raise ActionRuleError("turn.single", _SINGLE, index=i)

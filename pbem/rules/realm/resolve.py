@@ -165,7 +165,10 @@ def resolve_move(state: TurnState, text: MoveText) -> tuple[TurnState, Resolved]
     if events:
         kinds = []
         for e in events:
-            kinds.append(_event_kind(e))
+            kind = _KINDS.get((e.prefix, e.piece))
+            if kind is None or (kind == "enforcer" and e.facing is None):
+                kind = _event_kind(e)  # says why it is no event of the Featured Game
+            kinds.append(kind)
             names.append(e.square.text)
     as_written = None
     if PLAIN_SQUARES.issuperset(names):
