@@ -181,14 +181,16 @@ def resolve_move(state: TurnState, text: MoveText) -> tuple[TurnState, Resolved]
     arrived, created = state.arrived, state.created
 
     def plausible(names: list[str]) -> bool:
-        """False where apply_move refuses the move before its events: no square, not a
-        piece of the mover's that may move, no straight line, or the stop occupied."""
+        """False where the move is refused before its events (no square, not a piece of
+        the mover's that may move, no straight line, the stop occupied), or where an
+        event is written outside the Realm of the stop: every special event happens in
+        that Realm, so such an event is refused as one the rules do not make happen."""
         frm = SQUARE_INDEX.get(names[0])
         to = SQUARE_INDEX.get(names[1])
         if frm is None or to is None:
             return False
         piece = board[frm]
-        return (
+        if not (
             piece is not None
             and piece.side is side
             and (piece.kind is Kind.POWER or piece.facing is not None)
@@ -196,7 +198,14 @@ def resolve_move(state: TurnState, text: MoveText) -> tuple[TurnState, Resolved]
             and frm not in created
             and frm * 144 + to in LINES
             and board[to] is None
-        )
+        ):
+            return False
+        realm = REALM_OF[to]
+        for name in names[2:]:
+            sq = SQUARE_INDEX.get(name)
+            if sq is None or REALM_OF[sq] != realm:
+                return False
+        return True
 
     def attempt(names: list[str]) -> tuple[TurnState, Resolved]:
         return _attempt_move(state, text, names, kinds)
