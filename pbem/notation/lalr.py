@@ -39,14 +39,15 @@ result: 1-0
 """
 
 # an entry of the table: a shift (True, next state) or a reduction (False, (number of
-# values it takes, the rule's name, lark's callback for it))
+# values it takes, the rule's name, its callback or None: the values as they are))
 _Step = tuple[bool, Any]
 
 
-def _callback(rule: Any, transformer: Any) -> Callable[[list[Any]], Any]:
+def _callback(rule: Any, transformer: Any) -> Callable[[list[Any]], Any] | None:
     """What lark calls for ``rule`` (the transformer's method, children of ``_rules`` spliced
     in), without lark's wrappers: a ``_rule``'s value is the list of its children, which
-    its parent splices, where lark builds a tree for the parent to take apart."""
+    its parent splices, where lark builds a tree for the parent to take apart. None: the
+    value is the list of the children as they are."""
     options = rule.options
     if options.keep_all_tokens or options.expand1 or options.template_source:
         raise ValueError(f"{rule}: lark's path only")
@@ -56,35 +57,53 @@ def _callback(rule: Any, transformer: Any) -> Callable[[list[Any]], Any]:
     method = getattr(transformer, name, None)
     if method is None and not name.startswith("_"):
         raise ValueError(f"{rule}: a tree, lark's path only")
-    expand = [not sym.is_term and sym.name.startswith("_") for sym in rule.expansion]
+    expand = tuple(not sym.is_term and sym.name.startswith("_") for sym in rule.expansion)
     if not any(expand):
-        return method or _same
-    rest = tuple(enumerate(expand))[1:]
-    if expand[0]:  # left recursion: the first child's list grows (lark does the same)
-        def splice(args: list[Any]) -> Any:
-            out = args[0]
-            for i, spliced in rest:
-                if spliced:
-                    out += args[i]
-                else:
-                    out.append(args[i])
-            return out
-    else:
-        def splice(args: list[Any]) -> Any:
-            out = [args[0]]
-            for i, spliced in rest:
-                if spliced:
-                    out += args[i]
-                else:
-                    out.append(args[i])
-            return out
+        return method
+    splice = _splice(expand)
     if method is None:
         return splice
     return lambda args: method(splice(args))
 
 
-def _same(args: list[Any]) -> list[Any]:
-    return args
+def _splice(expand: tuple[bool, ...]) -> Callable[[list[Any]], list[Any]]:
+    """The children with those of ``_rules`` (``expand``) spliced in; the shapes the grammar
+    has most are written out. Where the first child is spliced, its list grows in place (left
+    recursion, as lark does): nothing else holds it."""
+    if expand == (True,):
+        return _first
+    if expand == (True, False):
+        return _first_and_one
+    if expand == (True, True):
+        return _first_and_all
+    rest = tuple(enumerate(expand))[1:]
+
+    def splice(args: list[Any]) -> list[Any]:
+        out = args[0] if expand[0] else [args[0]]
+        for i, spliced in rest:
+            if spliced:
+                out += args[i]
+            else:
+                out.append(args[i])
+        return out
+
+    return splice
+
+
+def _first(args: list[Any]) -> list[Any]:
+    return args[0]  # type: ignore[no-any-return]
+
+
+def _first_and_one(args: list[Any]) -> list[Any]:
+    out: list[Any] = args[0]
+    out.append(args[1])
+    return out
+
+
+def _first_and_all(args: list[Any]) -> list[Any]:
+    out: list[Any] = args[0]
+    out += args[1]
+    return out
 
 
 def checked(lark: Lark, transformer: Any) -> Loop | None:
@@ -204,7 +223,7 @@ class Loop:
                     del values[-size:]
                 else:
                     args = []
-                value = callback(args)
+                value = args if callback is None else callback(args)
                 state = steps_of[states[-1]][name][1]
                 states.append(state)
                 values.append(value)

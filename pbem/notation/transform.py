@@ -14,6 +14,7 @@ from lark import Token, Transformer
 
 from pbem.errors import NotationError, RecordError, Span, new_span
 from pbem.notation.plain_front_matter import plain_front_matter
+from pbem.notation.spans import row, span_on
 from pbem.notation.syntax import (
     EntryText,
     EventText,
@@ -62,7 +63,9 @@ class ToSyntax(Transformer):
         self.line_offset = line_offset
 
     def _span(self, tok: Token) -> Span:
-        return new_span((tok.line + self.line_offset, tok.column, None, None))  # type: ignore[operator]
+        line = tok.line + self.line_offset  # type: ignore[operator]
+        spans = row(line)
+        return spans.get(tok.column) or span_on(spans, line, tok.column)  # type: ignore[arg-type]
 
     # -- actions ---------------------------------------------------------------
     # An action or event is one token; the squares inside are found with the same
@@ -74,7 +77,8 @@ class ToSyntax(Transformer):
 
     def _sq_in(self, tok: Token, m: re.Match[str], group: int) -> SquareText:
         line = tok.line + self.line_offset  # type: ignore[operator]
-        return SquareText(m.group(group), new_span((line, tok.column + m.start(group), None, None)))
+        spans, at = row(line), tok.column + m.start(group)  # type: ignore[operator]
+        return SquareText(m.group(group), spans.get(at) or span_on(spans, line, at))
 
     def placement(self, c: list[Token]) -> PlacementText:
         tok = c[0]
@@ -103,6 +107,8 @@ class ToSyntax(Transformer):
         """
         moves = []
         match = _MOVE.match
+        spans = row(line)
+        get = spans.get
         while start < n:
             m = match(text, start, n)
             after = -1  # where the move ends, if the match read it whole
@@ -116,22 +122,24 @@ class ToSyntax(Transformer):
                         after = text.index(")", end) + 1
             if after >= 0:
                 at = column + start + 1
+                to_at = at + len(frm)
                 squares = (
-                    SquareText(frm, new_span((line, at, None, None))),
-                    SquareText(to, new_span((line, at + len(frm), None, None))),
+                    SquareText(frm, get(at) or span_on(spans, line, at)),
+                    SquareText(to, get(to_at) or span_on(spans, line, to_at)),
                 )
                 events = None
                 if prefix is not None:  # its first event, and any after it
-                    at += len(frm) + len(to) + 1
+                    at = to_at + len(to) + 1
+                    name_at = at + len(prefix) + 1
                     events = (EventText(
                         prefix, letter,
-                        SquareText(name, new_span((line, at + len(prefix) + 1, None, None))),
-                        facing or None, new_span((line, at, None, None)),
+                        SquareText(name, get(name_at) or span_on(spans, line, name_at)),
+                        facing or None, get(at) or span_on(spans, line, at),
                     ),)
                     if not close:
                         events += ToSyntax._events_at(text, end + 1, after, line, column)
-                moves.append(MoveText(piece, squares, events,
-                                      new_span((line, column + start, None, None))))
+                at = column + start
+                moves.append(MoveText(piece, squares, events, get(at) or span_on(spans, line, at)))
                 start = after + 1
                 continue
             # the commas between moves are those outside parentheses
@@ -178,14 +186,16 @@ class ToSyntax(Transformer):
         text: str, start: int, end: int, line: int, column: int
     ) -> tuple[EventText, ...]:
         """The events written in ``text[start:end]``, ``text`` at ``column``."""
-        return tuple([
-            EventText(
+        spans = row(line)
+        events = []
+        for e in _EVENT.finditer(text, start, end):
+            at, square_at = column + e.start(), column + e.start(3)
+            events.append(EventText(
                 e.group(1), e.group(2),
-                SquareText(e.group(3), new_span((line, column + e.start(3), None, None))),
-                e.group(4) or None, new_span((line, column + e.start(), None, None)),
-            )
-            for e in _EVENT.finditer(text, start, end)
-        ])
+                SquareText(e.group(3), spans.get(square_at) or span_on(spans, line, square_at)),
+                e.group(4) or None, spans.get(at) or span_on(spans, line, at),
+            ))
+        return tuple(events)
 
     def events(self, c: list[Any]) -> tuple[EventText, ...]:
         return tuple(e for e in c if isinstance(e, EventText))
@@ -229,16 +239,19 @@ class ToSyntax(Transformer):
         semicolon = text.find(";", start, end)
         own: list[ItemText] = []
         theirs: list[ItemText] = []
+        spans = row(line)
+        get = spans.get
         for m in _ITEM.finditer(text, open_at + 1, end):
             into = theirs if 0 <= semicolon < m.start() else own
+            at, square_at = column + m.start(), column + m.start(2)
             into.append(ItemText(
                 m.group(1),
-                SquareText(m.group(2), new_span((line, column + m.start(2), None, None))),
-                m.group(3) or None, new_span((line, column + m.start(), None, None)),
+                SquareText(m.group(2), get(square_at) or span_on(spans, line, square_at)),
+                m.group(3) or None, get(at) or span_on(spans, line, at),
             ))
-        square = SquareText(text[start + 1 : open_at],
-                            new_span((line, column + start + 1, None, None)))
-        return RearrangementText(square, tuple(own), new_span((line, column + start, None, None)),
+        at = column + start
+        square = SquareText(text[start + 1 : open_at], get(at + 1) or span_on(spans, line, at + 1))
+        return RearrangementText(square, tuple(own), get(at) or span_on(spans, line, at),
                                  tuple(theirs))
 
     def _white_at(self, text: str, start: int, slash: int, line: int, column: int) -> TurnText:
@@ -339,8 +352,9 @@ class ToSyntax(Transformer):
         dot = text.index(".")
         white = self._white_at(text, dot + 1, len(text) - 1, line, tok.column)
         black = c[1] if len(c) > 1 else None
-        return EntryText(int(text[:dot]), white, black, True,
-                         new_span((line, tok.column, None, None)))
+        spans = row(line)
+        span = spans.get(tok.column) or span_on(spans, line, tok.column)
+        return EntryText(int(text[:dot]), white, black, True, span)
 
     def full_entry(self, c: list[Any]) -> EntryText:
         """``7.Pg5g9(Bh8)/Pc5c2`` (one token), then what may follow Black's last move."""
@@ -354,7 +368,8 @@ class ToSyntax(Transformer):
             black = TurnText(tuple(moves), (), None, moves[0].span, None)
         else:
             black = self.turn([moves, *c[1:]])
-        span = new_span((line, tok.column, None, None))
+        spans = row(line)
+        span = spans.get(tok.column) or span_on(spans, line, tok.column)
         return EntryText(int(text[:dot]), white, black, True, span)
 
     def placed_entry(self, c: list[Any]) -> EntryText:
@@ -377,24 +392,30 @@ class ToSyntax(Transformer):
         number, piece, square, their_piece, their_square = m.groups()
         start = col + m.start()
         at = start + len(number) + 1  # White's piece, after the number's full stop
-        white_span = new_span((line, at, None, None))
-        black_span = new_span((line, col + m.start(4), None, None))
+        spans = row(line)
+        get = spans.get
+        black_at = col + m.start(4)
+        comma_at = col + m.end() - 1
+        white_span = get(at) or span_on(spans, line, at)
+        black_span = get(black_at) or span_on(spans, line, black_at)
+        at += 1
         white = PlacementText(
-            piece, SquareText(square, new_span((line, at + 1, None, None))), white_span
+            piece, SquareText(square, get(at) or span_on(spans, line, at)), white_span
         )
+        black_at += 1
         black = PlacementText(
             their_piece,
-            SquareText(their_square, new_span((line, black_span[1] + 1, None, None))),
+            SquareText(their_square, get(black_at) or span_on(spans, line, black_at)),
             black_span,
         )
-        comma = new_span((line, col + m.end() - 1, None, None))
+        comma = get(comma_at) or span_on(spans, line, comma_at)
         notes, mark = self._notes(after) if after else ((), None)
         return EntryText(
             int(number),
             TurnText((white,), (), None, white_span, None),
             TurnText((black,), notes, comma, black_span, mark),
             False,
-            new_span((line, start, None, None)),
+            get(start) or span_on(spans, line, start),
         )
 
     def black_entry(self, c: list[Any]) -> EntryText:
