@@ -7,7 +7,9 @@ With ``--baseline DIR`` (another checkout, e.g. ``git worktree add /tmp/old COMM
 the sample game's rates are measured for both trees in turn, R times interleaved, each
 in a fresh process, and the best of each is shown: the machine is shared, so the two
 must meet the same load. ``--instructions`` also counts the instructions per game
-under valgrind (``callgrind``), which no load changes: (N games) minus (0 games).
+under valgrind (``callgrind``), which no load changes: (2N games) minus (N games), so
+that caches the first games fill once (spans, square readings) are not counted as the
+cost of a game.
 """
 
 from __future__ import annotations
@@ -146,11 +148,12 @@ def child(stage: str, games: int) -> None:
 
 
 def _instructions(code: Path, stage: str, games: int) -> int | None:
-    """Instructions of ``games`` games of ``stage`` in ``code``, less those of none."""
+    """Instructions of ``games`` games of ``stage`` in ``code``, less those of games games
+    (steady state: what the first games fill once is in both counts)."""
     if shutil.which("valgrind") is None:
         return None
     counts = []
-    for n in (0, games):
+    for n in (games, 2 * games):
         proc = subprocess.run(
             ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
              __file__, "--code", str(code), "--stage", stage, "--games", str(n)],
