@@ -99,7 +99,8 @@ class ToSyntax(Transformer):
         return self._moves_at(str(tok), 0, len(tok), line, tok.column)  # type: ignore[arg-type]
 
     @staticmethod
-    def _moves_at(text: str, start: int, n: int, line: int, column: int) -> list[MoveText]:
+    def _moves_at(text: str, start: int, n: int, line: int, column: int,
+                  spans: dict[int, Span] | None = None) -> list[MoveText]:
         """The moves packed in ``text[start:n]``, joined by commas, ``text`` at ``column``.
 
         Nearly every move names two squares and at most its first event before a comma
@@ -107,7 +108,8 @@ class ToSyntax(Transformer):
         """
         moves = []
         match = _MOVE.match
-        spans = row(line)
+        if spans is None:
+            spans = row(line)
         get = spans.get
         while start < n:
             m = match(text, start, n)
@@ -137,7 +139,8 @@ class ToSyntax(Transformer):
                         facing or None, get(at) or span_on(spans, line, at),
                     ),)
                     if not close:
-                        events += ToSyntax._events_at(text, end + 1, after, line, column)
+                        events += ToSyntax._events_at(text, end + 1, after, line, column,
+                                                      spans)
                 at = column + start
                 moves.append(MoveText(piece, squares, events, get(at) or span_on(spans, line, at)))
                 start = after + 1
@@ -183,10 +186,12 @@ class ToSyntax(Transformer):
 
     @staticmethod
     def _events_at(
-        text: str, start: int, end: int, line: int, column: int
+        text: str, start: int, end: int, line: int, column: int,
+        spans: dict[int, Span] | None = None,
     ) -> tuple[EventText, ...]:
         """The events written in ``text[start:end]``, ``text`` at ``column``."""
-        spans = row(line)
+        if spans is None:
+            spans = row(line)
         events = []
         for e in _EVENT.finditer(text, start, end):
             at, square_at = column + e.start(), column + e.start(3)
@@ -232,14 +237,16 @@ class ToSyntax(Transformer):
         return self._realm_list_at(text, 0, len(text), line, tok.column)
 
     @staticmethod
-    def _realm_list_at(text: str, start: int, end: int, line: int, column: int
+    def _realm_list_at(text: str, start: int, end: int, line: int, column: int,
+                       spans: dict[int, Span] | None = None
                        ) -> RearrangementText:
         """The Rearrangement written ``text[start:end]`` (a REALM_LIST), ``text`` at ``column``."""
         open_at = text.index("(", start, end)
         semicolon = text.find(";", start, end)
         own: list[ItemText] = []
         theirs: list[ItemText] = []
-        spans = row(line)
+        if spans is None:
+            spans = row(line)
         get = spans.get
         for m in _ITEM.finditer(text, open_at + 1, end):
             into = theirs if 0 <= semicolon < m.start() else own
@@ -254,13 +261,14 @@ class ToSyntax(Transformer):
         return RearrangementText(square, tuple(own), get(at) or span_on(spans, line, at),
                                  tuple(theirs))
 
-    def _white_at(self, text: str, start: int, slash: int, line: int, column: int) -> TurnText:
+    def _white_at(self, text: str, start: int, slash: int, line: int, column: int,
+                  spans: dict[int, Span]) -> TurnText:
         """White's turn packed in ``text[start:slash]``: moves, or one Rearrangement."""
         actions: list[Any]
         if text[start] == "R":
-            actions = [self._realm_list_at(text, start, slash, line, column)]
+            actions = [self._realm_list_at(text, start, slash, line, column, spans)]
         else:
-            actions = self._moves_at(text, start, slash, line, column)
+            actions = self._moves_at(text, start, slash, line, column, spans)
         return TurnText(tuple(actions), (), None, actions[0].span, None)
 
     def sacrifice(self, c: list[Token]) -> SacrificeText:
@@ -350,9 +358,9 @@ class ToSyntax(Transformer):
         text = str(tok)
         line = tok.line + self.line_offset
         dot = text.index(".")
-        white = self._white_at(text, dot + 1, len(text) - 1, line, tok.column)
-        black = c[1] if len(c) > 1 else None
         spans = row(line)
+        white = self._white_at(text, dot + 1, len(text) - 1, line, tok.column, spans)
+        black = c[1] if len(c) > 1 else None
         span = spans.get(tok.column) or span_on(spans, line, tok.column)
         return EntryText(int(text[:dot]), white, black, True, span)
 
@@ -362,13 +370,13 @@ class ToSyntax(Transformer):
         text = str(tok).rstrip(" \t\r\n")  # the end of the line is in the token
         line = tok.line + self.line_offset
         dot, slash = text.index("."), text.index("/")
-        white = self._white_at(text, dot + 1, slash, line, tok.column)
-        moves = self._moves_at(text, slash + 1, len(text), line, tok.column)
+        spans = row(line)
+        white = self._white_at(text, dot + 1, slash, line, tok.column, spans)
+        moves = self._moves_at(text, slash + 1, len(text), line, tok.column, spans)
         if len(c) == 1:  # nothing after the token: Black's turn is its moves, as turn() reads it
             black = TurnText(tuple(moves), (), None, moves[0].span, None)
         else:
             black = self.turn([moves, *c[1:]])
-        spans = row(line)
         span = spans.get(tok.column) or span_on(spans, line, tok.column)
         return EntryText(int(text[:dot]), white, black, True, span)
 
