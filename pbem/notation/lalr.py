@@ -131,6 +131,24 @@ def _spans(game: Any) -> list[Any]:
     return found
 
 
+class _Matchers(dict[int, Callable[..., "re.Match[str] | None"]]):
+    """Each parser state's ``match``, compiled when first asked for. A lexer this loop
+    cannot drive raises ValueError there, mid-parse, and the parse goes to lark."""
+
+    def __init__(self, lexers: dict[int, Any]):
+        super().__init__()
+        self.lexers = lexers
+
+    def __missing__(self, state: int) -> Callable[..., re.Match[str] | None]:
+        basic = self.lexers[state]
+        scanner = basic.scanner  # lark's own, which also fixes the order of its terminals
+        if basic.callback or basic.re is not re or basic.use_bytes:
+            raise ValueError("lexer callbacks, the regex module or bytes: lark's path only")
+        pattern = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in scanner.terminals)
+        match = self[state] = re.compile(pattern, basic.g_regex_flags).match
+        return match
+
+
 class Loop:
     """lark's LALR parse of one ``Lark`` (contextual lexer, no post-lexer), as one loop."""
 
@@ -151,18 +169,13 @@ class Loop:
                 else:
                     steps[symbol] = (False, (len(arg.expansion), arg.origin.name, callbacks[arg]))
             self.steps[state] = steps
-        # each state's lexer as one compiled alternation, in lark's own order of terminals
-        self.matchers: dict[int, Callable[..., re.Match[str] | None]] = {}
+        # each state's lexer as one compiled alternation, in lark's own order of terminals,
+        # built the first time a parse reaches the state (compiling all 135 at once cost
+        # every start some 45 ms; a record visits a few dozen)
+        self.matchers = _Matchers(lexer.lexers)
         ignore: set[str] = set()
         newline: set[str] = set()
-        for state, basic in lexer.lexers.items():
-            scanner = basic.scanner
-            if basic.callback or basic.re is not re or basic.use_bytes:
-                raise ValueError("lexer callbacks, the regex module or bytes: lark's path only")
-            pattern = "|".join(
-                f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in scanner.terminals
-            )
-            self.matchers[state] = re.compile(pattern, basic.g_regex_flags).match
+        for basic in lexer.lexers.values():
             ignore |= basic.ignore_types
             newline |= basic.newline_types
         self.ignore = frozenset(ignore)
