@@ -12,7 +12,7 @@ import pytest
 from pbem.errors import NotationError
 from pbem.notation import parse as parse_module
 from pbem.notation.grammar import loop, parser, transformer
-from pbem.notation.lalr import FAILED, Loop, checked
+from pbem.notation.lalr import FAILED, VERIFIED_LARK, Loop, checked
 from pbem.notation.parse import parse_game, parse_movetext
 from pbem.records.generate import write_games
 from pbem.records.reader import split_games
@@ -105,7 +105,35 @@ def test_a_loop_that_parses_the_probe_otherwise_than_lark_is_not_used(monkeypatc
         return parser().parse("7.Pc4g4", start=start)
 
     monkeypatch.setattr(Loop, "parse", other)
+    assert checked(parser(), transformer(), probe=True) is None
+
+
+def test_the_installed_lark_parses_the_probe_alike_both_ways():
+    """What lets a start skip the probe on a verified lark: the probe agrees on this one."""
+    assert checked(parser(), transformer(), probe=True) is not None
+
+
+def test_an_unverified_lark_is_probed(monkeypatch):
+    import lark
+
+    probed: list[str] = []
+
+    def counting(self: Loop, text: str, start: str) -> Any:
+        probed.append(text)
+        return FAILED
+
+    monkeypatch.setattr(lark, "__version__", "9.9.9")
+    monkeypatch.setattr(Loop, "parse", counting)
     assert checked(parser(), transformer()) is None
+    assert probed, "an unverified lark must be probed before the loop is trusted"
+
+
+def test_a_verified_lark_is_trusted_without_the_probe(monkeypatch):
+    import lark
+
+    monkeypatch.setattr(lark, "__version__", sorted(VERIFIED_LARK)[-1])
+    monkeypatch.setattr(Loop, "parse", lambda *_: pytest.fail("the probe was parsed"))
+    assert checked(parser(), transformer()) is not None
 
 
 def _parsed_both_ways(monkeypatch, text: str) -> tuple[Any, Any]:
