@@ -4,7 +4,8 @@ A record's syntax objects carry hundreds of spans, and records lay out alike (en
 the margin of the same lines, moves at the same columns), so a span already made for a
 line and column is handed out again: spans are immutable tuples, and the same value.
 The kept spans are bounded: a row is cleared past ``MAX_COLUMNS`` columns, all rows past
-``MAX_ROWS`` lines.
+``MAX_ROWS`` lines or ``MAX_KEPT`` spans in all (rows times columns alone would allow 16
+million, a gigabyte, over an archive of wide lines).
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ from pbem.errors import Span, new_span
 
 MAX_ROWS = 4096
 MAX_COLUMNS = 4096
+MAX_KEPT = 1 << 18
 
 _ROWS: dict[int, dict[int, Span]] = {}
+#: spans made since the rows were last cleared (an upper bound of those kept)
+_made = 0
 
 
 def row(line: int) -> dict[int, Span]:
@@ -30,7 +34,13 @@ def row(line: int) -> dict[int, Span]:
 
 def span_on(spans: dict[int, Span], line: int, column: int) -> Span:
     """``Span(line, column)``, kept in ``spans`` (``row(line)``) for the next time."""
-    if len(spans) >= MAX_COLUMNS:
+    global _made
+    _made += 1
+    if _made > MAX_KEPT:
+        _ROWS.clear()
+        spans.clear()
+        _made = 1
+    elif len(spans) >= MAX_COLUMNS:
         spans.clear()
     made = spans[column] = new_span((line, column, None, None))
     return made

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pbem.errors import Span
 from pbem.notation.parse import parse_movetext
-from pbem.notation.spans import MAX_COLUMNS, MAX_ROWS, kept, row, span_on
+from pbem.notation.spans import MAX_COLUMNS, MAX_KEPT, MAX_ROWS, kept, row, span_on
 
 
 def _span(line: int, column: int) -> Span:
@@ -27,6 +27,16 @@ def test_the_kept_spans_are_bounded():
     for column in range(1, MAX_COLUMNS * 2):
         assert _span(3, column) == Span(3, column)
     assert len(row(3)) <= MAX_COLUMNS
+
+
+def test_the_kept_spans_are_bounded_in_all_over_wide_lines():
+    """Many lines of many columns each: each row and the number of rows stay in their
+    bounds, and so does the total, far below rows times columns."""
+    for line in range(2 * 10**6, 2 * 10**6 + MAX_KEPT // 1000 + 10):
+        for column in range(1, 2001):
+            _span(line, column)
+        assert kept() <= MAX_KEPT
+    assert _span(5, 5) == Span(5, 5)
 
 
 def test_games_on_the_same_lines_get_their_own_columns():
