@@ -169,14 +169,18 @@ def _open(path: Path) -> BinaryIO:
     except IsADirectoryError:
         raise RecordError(f"{path} is a folder, not a record file", code="record.io") from None
     except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}", code="record.io") from None
+        raise _unreadable(path, exc) from None
 
 
 def _checked(lines: Iterable[bytes], path: Path) -> Iterator[bytes]:
     try:
         yield from lines
     except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}", code="record.io") from None
+        raise _unreadable(path, exc) from None
+
+
+def _unreadable(path: Path, exc: OSError) -> RecordError:
+    return RecordError(f"cannot read {path}: {exc.strerror or exc}", code="record.io")
 
 
 def read_file(
@@ -219,7 +223,7 @@ def _read(f: BinaryIO, size: int, path: Path) -> bytes:
     try:
         return f.read(size)
     except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}", code="record.io") from None
+        raise _unreadable(path, exc) from None
 
 
 @dataclass(frozen=True, slots=True)
