@@ -6,17 +6,13 @@ from __future__ import annotations
 import pytest
 
 from pbem.errors import RuleError
-from pbem.notation.parse import parse_movetext
 from pbem.rules.registry import game_for
 from pbem.rules.written import format_action
 from tests.center_diagram import position_from, sq, with_pieces
+from tests.written_turns import action, refusal
 
 CLASSIC = game_for("classic")
 MEDIEVAL = game_for("medieval")
-
-
-def action(text: str):
-    return parse_movetext(f"1.{text}").entries[0].white.actions[0]
 
 
 def resolve(game, position, text: str):
@@ -75,10 +71,7 @@ def test_a_look_alike_square_is_repaired_with_a_warning():
 
 def test_a_refused_move_names_the_pieces_legal_moves():
     pos = rescue_position()
-    state = CLASSIC.begin_turn(pos)
-    with pytest.raises(RuleError) as info:
-        CLASSIC.resolve_action(state, action("Eb5b11"))
-    _message, options = CLASSIC.explain_refusal(state, action("Eb5b11"), info.value)
+    _state, (_message, options) = refusal(CLASSIC, pos, "Eb5b11")
     assert "Eb5e5(+Ea4)" in options and "Eb5b8(+Ec6,xEb9)" in options
 
 

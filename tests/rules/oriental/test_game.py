@@ -6,29 +6,21 @@ import pytest
 
 from pbem.errors import RuleError
 from pbem.notation.format import format_action
-from pbem.notation.parse import parse_movetext
 from pbem.rules.oriental.game import OrientalGame, warning_words
 from pbem.rules.oriental.position import Position
 from pbem.rules.oriental.rules import OrientalRules
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_for
+from tests import written_turns
 from tests.family_diagram import board_from
+from tests.written_turns import action
 
 GAME = OrientalGame()
 W, B = Side.WHITE, Side.BLACK
 
 
-def action(text: str):
-    return parse_movetext(f"1.{text}").entries[0].white.actions[0]
-
-
 def play(position, *texts):
-    state = GAME.begin_turn(position, [action(t) for t in texts])
-    out = []
-    for t in texts:
-        state, resolved = GAME.resolve_action(state, action(t))
-        out.append(resolved)
-    return state, out
+    return written_turns.play(GAME, position, *texts)
 
 
 def test_registered_under_its_name():
@@ -105,10 +97,7 @@ def test_snapshot_round_trip_is_exact():
 
 
 def _refusal(position, text):
-    state = GAME.begin_turn(position, [action(text)])
-    with pytest.raises(RuleError) as info:
-        GAME.resolve_action(state, action(text))
-    return state, GAME.explain_refusal(state, action(text), info.value)
+    return written_turns.refusal(GAME, position, text)
 
 
 def test_a_refused_move_names_the_pieces_legal_moves():
