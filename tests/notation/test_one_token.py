@@ -10,6 +10,14 @@ from pbem.notation.grammar import parser
 from pbem.notation.parse import parse_movetext
 
 
+def _refused_at(text: str, message: str, column: int) -> None:
+    """``text`` is refused with ``message`` at ``column``, as it was token by token."""
+    with pytest.raises(NotationError) as caught:
+        parse_movetext(text)
+    assert message in caught.value.message
+    assert caught.value.span.column == column
+
+
 def _move(text: str):
     (entry,) = parse_movetext(text).entries
     assert entry.white is not None
@@ -87,10 +95,7 @@ def test_a_packed_turn_that_is_not_quite_packed_reads_token_by_token(text, messa
         turn = parse_movetext(text).entries[0].white
         assert [len(m.events or ()) for m in turn.actions] == [1, 1]
         return
-    with pytest.raises(NotationError) as caught:
-        parse_movetext(text)
-    assert message in caught.value.message
-    assert caught.value.span.column == column
+    _refused_at(text, message, column)
 
 
 @pytest.mark.parametrize(
@@ -117,10 +122,7 @@ def test_a_number_white_turn_and_slash_are_one_token_read_as_written_apart(entry
     ],
 )
 def test_a_broken_white_half_is_read_token_by_token(text, message, column):
-    with pytest.raises(NotationError) as caught:
-        parse_movetext(text)
-    assert message in caught.value.message
-    assert caught.value.span.column == column
+    _refused_at(text, message, column)
 
 
 @pytest.mark.parametrize(
@@ -222,10 +224,7 @@ def test_a_rearrangement_is_one_token_read_as_written_apart(rearrangement):
     ],
 )
 def test_a_rearrangement_that_is_not_quite_packed_reads_token_by_token(text, message, column):
-    with pytest.raises(NotationError) as caught:
-        parse_movetext(text)
-    assert message in caught.value.message
-    assert caught.value.span.column == column
+    _refused_at(text, message, column)
 
 
 @pytest.mark.parametrize(
