@@ -282,7 +282,7 @@ def test_list_replace_cancel_and_sets_alone(table: Table) -> None:
     assert table.send(table.black.reply("conditions")).outcome == "info"
     assert "You have no conditional turns standing." in text_of(table.black.last)
     assert "Pc9c12" not in text_of(table.black.last)
-    black_mails = {m["Message-ID"] for m in table.black.inbox}
+    black_mails.add(table.black.last["Message-ID"])  # the answer to his own 'conditions'
     assert table.send(table.white.reply("conditions")).outcome == "info"
     listed = text_of(table.white.last)
     assert "  if Pc9c12 then Pi6j6(Bk5)" in listed and "Pd6d1" not in listed
