@@ -243,6 +243,10 @@ def test_challenge_decline_limits_and_registration(home: Path, now: FakeNow) -> 
     over = table.send(table.white.reply("challenge b@x.test"))
     assert over.outcome == "refused" and "most this referee allows" in (over.reason or "")
     assert table.send(table.white.reply("challenge white@players.test")).outcome == "refused"
+    for own in ("referee@pbem.test", "Referee+g1@PBEM.test"):  # the referee, plus-address too
+        refused = table.send(table.white.reply(f"challenge {own}"))
+        assert refused.outcome == "refused" and "the referee does not play" in (
+            refused.reason or ""), refused.reason
     a = MailPlayer("a@x.test")
     a.receive(outbox_mails(home))
     assert table.send(a.reply("decline challenge")).outcome == "accepted"

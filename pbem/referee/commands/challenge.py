@@ -48,8 +48,7 @@ def cmd_challenge(unit: Unit, order: Order) -> None:
     other, ruleset_name = m[1].lower(), m[2] or config.ruleset
     if other == unit.email:
         raise Refusal("you cannot challenge yourself", order)
-    if other.split("@")[0].split("+")[0] == config.local_part and (
-            other.split("@")[1] == config.domain):
+    if config.is_own(other):
         raise Refusal("the referee does not play", order)
     try:
         # a stranger's mail may name a preset, never a file on the referee's machine
