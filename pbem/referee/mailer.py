@@ -212,10 +212,10 @@ class Mailer:
                 state = f"your move ({after.turn_number()}{after.to_move.letter})"
             else:
                 state = f"{after.to_move.title} to move"
-            subject = f"{labels} played; {state}"
-            if self._held(p.email, game, f"{game.name}: {subject}", text):  # as mailed
+            out = self.to(game, p, "report", f"{labels} played; {state}", Letter(text, html),
+                          inc=inc)
+            if self._held(p.email, game, out.subject, text):  # the subject as it is mailed
                 continue
-            out = self.to(game, p, "report", subject, Letter(text, html), inc=inc)
             self.queue(replace(out, pictures=pictures), row)
         self._observers(game, replay, notes, [*clock_lines(game, now), ratings], links,
                         last.label, row)
