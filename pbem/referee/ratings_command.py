@@ -55,13 +55,10 @@ def cmd_ratings(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.records.rated import rated_games
 
     reports, problems = _reports(args.paths)
-    if problems and not reports:  # nothing read: the errors alone, no empty table
-        for problem in problems:
-            sys.stderr.write(f"pbem: {problem}\n")
-        return EXIT_USAGE
-    rated = rated_games(reports)
-    parts = sections(fold(rated.games, Settings()), rated.names, args.game)
-    out.write(text_table(parts, asked=args.game))
+    if reports or not problems:  # nothing read: the errors alone, no empty table
+        rated = rated_games(reports)
+        parts = sections(fold(rated.games, Settings()), rated.names, args.game)
+        out.write(text_table(parts, asked=args.game))
     for problem in problems:
         sys.stderr.write(f"pbem: {problem}\n")
     return EXIT_USAGE if problems else EXIT_OK
