@@ -8,6 +8,7 @@ out of equality, so that ``parse(format(x)) == x`` compares meaning, not layout.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,9 +135,32 @@ class GameText:
     span: Span = _span()
     #: the line the front matter starts on (for errors in it), or None
     header_span: Span | None = field(default=None, compare=False)
-    #: where each top-level key's value is written in the front matter (for errors in it)
-    header_spans: dict[str, Span] = field(default_factory=dict, compare=False)
+    #: the front matter as written, its ``---`` lines included
+    header_text: str = field(default="", compare=False)
+
+    @property
+    def header_spans(self) -> dict[str, Span]:
+        """Where each top-level key's value is written in the front matter, so that an
+        error in a value points at it; worked out only when an error asks."""
+        if self.header_span is None:
+            return {}
+        return front_matter_spans(self.header_text, self.header_span)
 
     @property
     def entries(self) -> tuple[EntryText, ...]:
         return tuple(i for i in self.items if isinstance(i, EntryText))
+
+
+#: a top-level key of the front matter, at the margin: ``key:`` then its value
+_TOP_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,63})[ \t]*:[ \t]*")
+
+
+def front_matter_spans(block: str, span: Span) -> dict[str, Span]:
+    """Where each top-level key's value starts (its line, and the column after ``key:``),
+    in the front matter ``block`` that starts at ``span``."""
+    spans: dict[str, Span] = {}
+    for i, line in enumerate(block.splitlines()[1:-1]):
+        m = _TOP_KEY.match(line)
+        if m is not None and m[1] not in spans:
+            spans[m[1]] = Span(span.line + 1 + i, m.end() + 1)
+    return spans

@@ -470,16 +470,16 @@ class ToSyntax(Transformer):
     def game(self, c: list[Any]) -> GameText:
         headers: dict[str, Any] = {}
         header_span = None
-        header_spans: dict[str, Span] = {}
+        header_text = ""
         body = GameText()
         for x in c:
             if isinstance(x, Token) and x.type == "FRONT_MATTER":
                 header_span = self._span(x)
-                headers = load_front_matter(str(x), header_span)
-                header_spans = front_matter_spans(str(x), header_span)
+                header_text = str(x)
+                headers = load_front_matter(header_text, header_span)
             elif isinstance(x, GameText):
                 body = x
-        return GameText(headers, body.notes, body.items, body.span, header_span, header_spans)
+        return GameText(headers, body.notes, body.items, body.span, header_span, header_text)
 
     framed = game
 
@@ -539,21 +539,6 @@ def _load_yaml(text: str) -> Any:
             ):
                 data[key.value] = value.value
     return data
-
-
-#: a top-level key of the front matter, at the margin: ``key:`` then its value
-_TOP_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,63})[ \t]*:[ \t]*")
-
-
-def front_matter_spans(block: str, span: Span) -> dict[str, Span]:
-    """Where each top-level key's value starts (its line, and the column after ``key:``),
-    so that an error in a value points at it, not at the front matter's first line."""
-    spans: dict[str, Span] = {}
-    for i, line in enumerate(block.splitlines()[1:-1]):
-        m = _TOP_KEY.match(line)
-        if m is not None and m[1] not in spans:
-            spans[m[1]] = Span(span.line + 1 + i, m.end() + 1)
-    return spans
 
 
 def yaml_front_matter(inner: str, span: Span) -> Any:
