@@ -95,26 +95,16 @@ def after_power_stop(
     bases, enforcers, captured = (
         position.bases_created, position.enforcers_created, position.captured
     )
-    if center is None:
-        # Base creation: no enemy Power in the Realm (exclusive creation: nor another own)
-        if position.ruleset.bases - bases[side] > 0:
-            own = enemy = 0
-            for s in REALM_SQUARES[realm]:
-                p = board[s]
-                if p is not None and p.kind is _POWER:
-                    if p.side is side:
-                        own += 1
-                    else:
-                        enemy += 1
-            if enemy == 0 and (own <= 1 or not position.ruleset.exclusive_creation):
-                if move.create_at is not None:
-                    raise RuleError(
-                        "event.base-not-enforcer",
-                        f"the Power's stop in the {realm_name(realm)} Realm creates a Base "
-                        f"on {realm_name(realm)}, not an Enforcer",
-                    )
-                board[center_sq] = base(side)
-                return [BaseCreated(side, center_sq)], bump(bases, side), enforcers, captured
+    if center is None:  # a Base may be created; an Enforcer needs an own Base there
+        if base_creation_possible(position, side, realm, board):
+            if move.create_at is not None:
+                raise RuleError(
+                    "event.base-not-enforcer",
+                    f"the Power's stop in the {realm_name(realm)} Realm creates a Base "
+                    f"on {realm_name(realm)}, not an Enforcer",
+                )
+            board[center_sq] = base(side)
+            return [BaseCreated(side, center_sq)], bump(bases, side), enforcers, captured
         squares = []
     else:
         squares = enforcer_creation_squares(position, side, realm, board)
@@ -145,9 +135,6 @@ def after_power_stop(
         [EnforcerCreated(side, move.create_at, move.create_facing)],
         bases, bump(enforcers, side), captured,
     )
-
-
-_POWER = Kind.POWER
 
 
 def _creation_options(squares: list[int]) -> tuple[str, ...]:
