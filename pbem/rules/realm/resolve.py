@@ -80,13 +80,13 @@ def resolve_placement(position: Position, text: PlacementText) -> tuple[Position
         after, events = apply_placement(position, action)
         return after, Resolved(action, tuple(events), position.board, (), canonical_of)
 
-    square = SQUARE_INDEX.get(text.square.text)
-    if square is not None:  # written plainly: read as written, unless that is illegal
+    as_written = None
+    if text.square.text in PLAIN_SQUARES:  # written plainly: read as written, unless illegal
         try:
             return attempt([text.square.text])
-        except (RuleError, NotationError):
-            pass
-    return resolve_with_repairs(text, attempt)
+        except (RuleError, NotationError) as exc:
+            as_written = exc  # not attempted again by resolve_with_repairs
+    return resolve_with_repairs(text, attempt, as_written)
 
 
 def resolve_rearrangement(position: Position, text: RearrangementText) -> tuple[Position, Resolved]:
