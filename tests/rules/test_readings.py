@@ -34,6 +34,13 @@ ELL = """
 . . . . . . . . . . . .
 . . . . . . . . . . . .
 """
+#   ELL with a White Base on k2, the Center of the Realm of l1
+BASED = """
+. . . . . . . . . . . P
+. . . . . . . . . . . .
+. . . . . . . . . . B .
+. . . . . . . . . . . .
+"""
 
 
 def written(text: str) -> MoveText:
@@ -90,3 +97,21 @@ def test_an_event_refused_under_every_reading_is_refused_as_first_read():
     assert caught.value.message == (
         "the record says (Bi2), but the rules give (Bk2) after Pl4l1"
     )
+
+
+def test_a_look_alike_event_square_is_read_into_the_realm_of_the_stop():
+    # the stop on l1 creates an Enforcer in the k2 Realm; 'I3' is read i3 first, which
+    # is outside that Realm (never tried), then l3, inside it: that reading stands
+    _, (after, resolved) = play(BASED, "Pl4l1(EI3W)")
+    assert format_action(resolved.canonical()) == "Pl4l1(El3W)"
+    (warning,) = resolved.warnings
+    assert warning.message == "read 'Pl4l1(EI3W)' as 'Pl4l1(El3W)'"
+    assert warning.notes[0].startswith("the record says (Ei3W), but the created Enforcer")
+    assert after.position.board[sq("l3")] is not None
+
+
+def test_a_plain_event_square_outside_the_realm_of_the_stop_is_read_as_l_inside_it():
+    # i3, written plainly, is outside the k2 Realm: refused as written; l3 is legal
+    _, (_, resolved) = play(BASED, "Pl4l1(Ei3W)")
+    assert format_action(resolved.canonical()) == "Pl4l1(El3W)"
+    assert resolved.warnings[0].code == "repair.square"
