@@ -53,7 +53,8 @@ def validate_source(
 ) -> GameReport:
     if source.game is not None:
         replay = replay_game(
-            source.game, strict=strict, default_ruleset=default_ruleset, base=_folder(source)
+            source.game, strict=strict, default_ruleset=default_ruleset,
+            base=record_folder(source.path),
         )
         for w in reversed(source.warnings):
             replay.warnings.insert(0, w)
@@ -78,7 +79,8 @@ def _replay_prefix(
             try:
                 prefix = parse_game(source.text[: starts[-1]], line_offset=source.first_line - 1)
                 replay = replay_game(
-                    prefix, strict=strict, default_ruleset=default_ruleset, base=_folder(source)
+                    prefix, strict=strict, default_ruleset=default_ruleset,
+                    base=record_folder(source.path),
                 )
             except PbemError:
                 replay = None
@@ -92,14 +94,10 @@ def _replay_prefix(
     return replay
 
 
-def _folder(source: GameSource) -> Path | None:
-    """Where a record's own ruleset file would be."""
-    return record_folder(source.path)
-
-
 def record_folder(path: str) -> Path | None:
-    """``Path(path).parent``, built once per folder (a file of one game each costs a few
-    us otherwise), or None for a record that is no file (``<text>``)."""
+    """Where a record's own ruleset file would be: ``Path(path).parent``, built once per
+    folder (a file of one game each costs a few us otherwise), or None for a record
+    that is no file (``<text>``)."""
     if path.startswith("<"):
         return None
     head, name = os.path.split(path)
