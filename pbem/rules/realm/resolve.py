@@ -80,13 +80,7 @@ def resolve_placement(position: Position, text: PlacementText) -> tuple[Position
         after, events = apply_placement(position, action)
         return after, Resolved(action, tuple(events), position.board, (), canonical_of)
 
-    as_written = None
-    if text.square.text in PLAIN_SQUARES:  # written plainly: read as written, unless illegal
-        try:
-            return attempt([text.square.text])
-        except (RuleError, NotationError) as exc:
-            as_written = exc  # not attempted again by resolve_with_repairs
-    return resolve_with_repairs(text, attempt, as_written)
+    return resolve_with_repairs(text, attempt)
 
 
 def resolve_rearrangement(position: Position, text: RearrangementText) -> tuple[Position, Resolved]:
@@ -113,14 +107,7 @@ def resolve_rearrangement(position: Position, text: RearrangementText) -> tuple[
         after, events = apply_rearrangement(position, action)
         return after, Resolved(action, tuple(events), position.board, (), canonical_of)
 
-    names = [text.realm.text, *[i.square.text for i in items]]
-    as_written = None
-    if PLAIN_SQUARES.issuperset(names):  # read as written unless that is illegal
-        try:
-            return attempt(names)
-        except (RuleError, NotationError) as exc:
-            as_written = exc
-    return resolve_with_repairs(text, attempt, as_written)
+    return resolve_with_repairs(text, attempt)
 
 
 def _item_piece(item: ItemText, side: Any) -> Piece:
