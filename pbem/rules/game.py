@@ -144,6 +144,10 @@ from pbem.rules.pieces import Piece, Side
 from pbem.rules.values import quick
 from pbem.rules.written import ActionText, MoveText, PassText, PlacementText, format_action
 
+#: a refusal names the refused piece's legal moves (``Game.explain_refusal``) when there
+#: are at most this many, in every game
+ALTERNATIVES = 12
+
 
 class Phase(Enum):
     SETUP = "setup"

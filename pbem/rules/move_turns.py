@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pbem.errors import RuleError
-from pbem.rules.game import ActionRuleError, Game, Phase, Resolved
+from pbem.rules.game import ALTERNATIVES, ActionRuleError, Game, Phase, Resolved
 from pbem.rules.geometry import SQUARE_NAMES, parse_square
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.repairs import resolve_with_repairs, square_at, square_readings
@@ -25,8 +25,6 @@ from pbem.rules.written import ActionText, MoveText, PassText, PlacementText, fo
 P = TypeVar("P")
 S = TypeVar("S")
 
-#: a refusal names the refused piece's legal moves when there are at most this many
-ALTERNATIVES = 12
 _SINGLE = (
     "a placement or a pass is the whole turn: nothing else may be joined to it with a comma"
 )

@@ -19,6 +19,7 @@ from pbem.rules.classic.pieces import PIECE_BY_CODE
 from pbem.rules.classic.position import Board, Position, initial_position
 from pbem.rules.classic.ruleset import CLASSIC_RULES, OPTION_HELP, Ruleset
 from pbem.rules.game import (
+    ALTERNATIVES,
     END_WORDS,
     Mark,
     Phase,
@@ -44,8 +45,6 @@ from pbem.rules.written import (
     format_action,
 )
 
-#: a refusal names the refused piece's legal moves when there are at most this many
-ALTERNATIVES = 12
 _KIND_OF = {"E": Kind.ENFORCER, "P": Kind.POWER, "B": Kind.BASE}
 
 

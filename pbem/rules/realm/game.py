@@ -14,6 +14,7 @@ from typing import Any
 
 from pbem.errors import RuleError
 from pbem.rules.game import (
+    ALTERNATIVES,
     END_WORDS,
     ActionRuleError,
     Game,
@@ -65,8 +66,6 @@ _MOVING = (MoveText, SacrificeText)
 _MOVING_TYPES = frozenset(_MOVING)  # the usual test first: ``type(x) in`` beats isinstance
 _TurnState = turns.TurnState
 
-#: an error names the legal moves of the refused piece when there are at most this many
-ALTERNATIVES = 12
 
 
 @quick
