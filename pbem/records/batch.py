@@ -261,7 +261,7 @@ def pool_size(npieces: int, jobs: int | None = None) -> int:
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or npieces < MIN_FILES_FOR_POOL:
         return 1
-    return min(jobs, len(chunk_files(range(npieces), jobs)))
+    return min(jobs, npieces)  # no more workers than pieces to hand them
 
 
 def chunk_files(files: Sequence[T], jobs: int) -> list[list[T]]:
