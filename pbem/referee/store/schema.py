@@ -274,7 +274,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         """,
     ),
     (
-        "0011-tournaments",
+        "0012-tournaments",
         """
         -- issue 26: events of many games. A tournament's entries, then its schedule: each
         -- board a game of the referee's (or a bye); the results are the games' own
