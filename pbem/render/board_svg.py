@@ -64,7 +64,8 @@ NEUTRAL = "#f6f4ee"
 #: realm tints by controlling side: warm for White, cool (and hatched) for Black
 TINT = {Side.WHITE: "#f5e2a0", Side.BLACK: "#c3cfe0"}
 HATCH = "#7f91ab"
-ACCENT = "#d9480f"  # the last turn: arrows, outlines, event marks
+ACCENT = "#a83208"  # the last turn: arrows, outlines, event marks (3:1 on every tint, also
+#: to deuteranopes and protanopes: tests/render/test_colour_vision.py)
 
 #: what each side's pieces look like: light fill and dark line, or the reverse
 SIDE_STYLE = {
@@ -451,7 +452,7 @@ def _last_turn(
     numbered = sum(any(m.kind == "path" for m in ms) for ms in per_action) > 1
     marks = dwg.g(id="events")
     over = dwg.g(id="last-turn", data_turn=last.label)
-    arrows = dwg.g(id="arrows", fill=ACCENT, stroke=PAPER, stroke_width="1", opacity="0.85")
+    arrows = dwg.g(id="arrows", fill=ACCENT, stroke=PAPER, stroke_width="1")
     numbers = dwg.g(
         id="move-numbers",
         fill=ACCENT,
