@@ -21,7 +21,7 @@ from pbem.records.validate import validate_source
 from pbem.render.board_png import svg_to_png
 from pbem.render.board_svg import SQUARE, VIEW, render_svg
 from pbem.rules.geometry import parse_square, square_name
-from tests.render.colour_vision import contrast, delta_e, simulate, Seen
+from tests.render.colour_vision import Seen, contrast, delta_e, simulate
 
 Image = pytest.importorskip("PIL.Image")
 
