@@ -241,5 +241,5 @@ def test_a_swiss_by_mail(club: Club) -> None:
     after_round_two = club.mails_to(_address("fay"), "game over")[1]  # round 3 paired
     assert "Autumn Swiss: Swiss, 3 rounds (in play)" in after_round_two
     assert " 1  Fay        5b+     7w+     2b*     2   1.50" in after_round_two
-    last = club.mails_to(_address("gus"), "game over")[-1]  # the event's last game
+    last = club.mails_to(_address("eli"), "game over")[-1]  # the event's last game
     assert "Autumn Swiss: Swiss, 3 rounds (finished)" in last
