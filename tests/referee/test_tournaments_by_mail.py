@@ -73,7 +73,13 @@ def club(tmp_path: Path) -> Club:
     return Club(open_club(tmp_path / "home"))
 
 
-def test_a_double_round_robin_by_mail(club: Club) -> None:
+def _main_of(page: str) -> str:
+    return page.split("<main>", 1)[1].split("</main>", 1)[0]
+
+
+def test_a_double_round_robin_by_mail(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    club = Club(open_club(tmp_path / "home", site={"path": str(site), "title": "The Club"}))
     code, out = club.pbem("tournament", "new", "Spring Cup", "--format", "double-round-robin",
                           "--clock", "days 3, forfeit")
     assert code == 0, out
@@ -150,6 +156,32 @@ def test_a_double_round_robin_by_mail(club: Club) -> None:
         _address("zed")].inbox[-1].get_body(("plain",)).get_content()
     code, out = club.pbem("tournaments")
     assert out == "Spring Cup  double-round-robin  finished  featured  5 players\n"
+
+    # the live site (as pbem mail, poll and tick update it after each run): a page for the
+    # event, linked from the index, every game linked
+    assert club.pbem("site")[0] == 0
+    index = (site / "index.html").read_text()
+    assert 'href="events/event-spring-cup.html">Spring Cup</a>' in index
+    live = (site / "events" / "event-spring-cup.html").read_text()
+    for game in schedule.values():
+        assert f'href="../games/game-{game}.html"' in live
+        assert (site / "games" / f"game-{game}.html").is_file()
+    assert "@" not in live
+    # exported with event:, round: and board: in the front matter, then archived: the
+    # same crosstable page
+    records = tmp_path / "records"
+    code, out = club.pbem("export", "--tournament", "Spring Cup", "-o", f"{records}/")
+    assert code == 0 and out == f"wrote 20 games to {records}\n"
+    first = (records / "game-1.realm").read_text()
+    assert "event: Spring Cup\nround: 1\nboard: 1\nformat: double-round-robin\n" in first
+    assert "white_seed: 2\nblack_seed: 5\n" in first
+    archive = tmp_path / "archive"
+    code, out = club.pbem("archive", str(records), "-o", str(archive), "--title", "The Club",
+                          home=False)
+    assert code == 0, out
+    archived = (archive / "events" / "event-spring-cup.html").read_text()
+    assert _main_of(archived) == _main_of(live)
+    assert 'href="events/event-spring-cup.html"' in (archive / "index.html").read_text()
 
 
 def test_entries_closed_and_known_only(tmp_path: Path) -> None:
