@@ -54,6 +54,10 @@ ARGUMENT_COMMANDS: dict[str, re.Pattern[str]] = {
     "unobserve": re.compile(r"unobserve (game )?[g#]?\d+"),
     "name": re.compile(r"name \S.{0,99}"),
     "timezone": re.compile(r"(timezone|time zone|tz) [a-z0-9_+/-]{1,64}"),
+    # issue 26: an event by its name (after 'withdraw challenge N', which stays its own)
+    "join": re.compile(r"join \S.{0,79}"),
+    "withdraw": re.compile(r"withdraw \S.{0,79}"),
+    "standings": re.compile(r"standings \S.{0,79}"),
 }
 _NUMBER = re.compile(r"#\s*(\d+)")
 # the start of a turn in any game's notation (the neutral syntax): a move ("Pc10g10",

@@ -592,6 +592,12 @@ class Game(ABC):
             return (Mark("path", tuple(parse_square(s.text) for s in text.squares)),)
         return ()
 
+    def piece_words(self, piece: Piece, square: int) -> str:
+        """One piece where it stands, as the turn reports name it: 'a Frog on e5' (the
+        boards' descriptions for screen readers list every piece so, Realm by Realm)."""
+        name = self.pieces.style(piece.kind.value).name
+        return f"{with_article(name)} on {SQUARE_NAMES[square]}"
+
     def position_words(self, position: Any) -> list[str]:
         words = []
         for side in Side:
@@ -642,8 +648,12 @@ def join_words(parts: Sequence[str]) -> str:
 
 
 def with_article(words: str) -> str:
-    """'a Base', 'an Enforcer', 'an HQ' (said "aitch-cue")."""
-    return ("an " if words[0] in "aeiouAEIOU" or words.startswith("HQ") else "a ") + words
+    """'a Base', 'an Enforcer', 'an HQ' (an initialism is read letter by letter: H is
+    'aitch')."""
+    first = words.split(" ", 1)[0]
+    if len(first) > 1 and first.isupper():
+        return ("an " if first[0] in "AEFHILMNORSX" else "a ") + words
+    return ("an " if words[0] in "aeiouAEIOU" else "a ") + words
 
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
