@@ -55,7 +55,7 @@ def test_a_withdrawal_before_half_the_games_strikes_them(tmp_path: Path) -> None
     assert [(s["player"], s["points"], s["played"]) for s in
             shown["divisions"][0]["standings"]] == [
         ("Dan", 2, 2), ("Ann", 1, 2), ("Bob", 0, 2), ("Cid", 0, 0)]
-    code, out = club.pbem("tournament", "show", "Winter Cup")
+    _, out = club.pbem("tournament", "show", "Winter Cup")
     assert "(+)" in out and "withdrew" in out
 
 
