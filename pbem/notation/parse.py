@@ -7,7 +7,6 @@ the line and column of the offending text.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from lark import Token
 from lark.exceptions import (
@@ -19,10 +18,9 @@ from lark.exceptions import (
 )
 
 from pbem.errors import NotationError, PbemError, Span
-from pbem.notation.grammar import loop, parser, transformer
-from pbem.notation.lalr import FAILED
+from pbem.notation.grammar import parser, transformer
+from pbem.notation.lexer import MAX_DEPTH, Reading, is_square, square_end
 from pbem.notation.syntax import GameText
-from pbem.notation.transform import SQUARE_PATTERN
 
 _WORDS = {
     "MOVENUM": "a move number like '7.'",
@@ -53,16 +51,31 @@ _WORDS = {
     "LABEL": "a label like 'Set-up:'",
     "LIST_MARKER": "'-'",
     "FRONT_MATTER": "front matter between '---' lines",
+    "MARK": "a mark (! ? !! ?? !? ?!)",
+    "LSQB": "a variation in square brackets",
+    "RSQB": "']' closing the variation",
     "$END": "the end of the text",
 }
 # the order in which expected things are listed: the most helpful first
 _ORDER = list(_WORDS)
 # listed only when nothing else could stand there
-_QUIET = {"COMMENT", "PAREN_NOTE", "LABEL", "LIST_MARKER", "FRONT_MATTER", "BLACKNUM", "WINS"}
+_QUIET = {"COMMENT", "PAREN_NOTE", "LABEL", "LIST_MARKER", "FRONT_MATTER", "BLACKNUM", "WINS",
+          "MARK", "LSQB", "RSQB"}
 _SQUARE_LIKE = re.compile(r"[A-Za-z]\d+")
-_SQUARE = re.compile(SQUARE_PATTERN)
-# an Enforcer event just before the reading stopped: "(Ed2" in "(Ed2Z)"
-_AFTER_ENFORCER = re.compile(rf"[(,]E{SQUARE_PATTERN}$")
+
+
+def _square_at(word: str, at: int) -> int:
+    """The end of the square written at ``word[at]`` (the lexer's reading), or -1."""
+    return square_end(word + "\x00\x00\x00", at) if at < len(word) else -1
+
+
+def _after_enforcer(text: str, pos: int) -> bool:
+    """An Enforcer event just before ``pos``, where the reading stopped: "(Ed2" in "(Ed2Z)"."""
+    for start in range(max(0, pos - 6), pos - 2):
+        if text[start] in "(," and text[start + 1] == "E" \
+                and _square_at(text[:pos], start + 2) == pos:
+            return True
+    return False
 
 
 _SQUARE_WORDS = "a square (a1 to l12)"
@@ -81,18 +94,17 @@ def _explain(word: str, allowed: set[str]) -> tuple[int, str] | None:
     if word[0] == "x" and "TAKEN_AT" in allowed:
         if len(word) < 2 or word[1] not in "BPE":
             return 1, "'B', 'P' or 'E' after 'x' (the piece taken, like xBb5 or xEa7)"
-        if _SQUARE.match(word, 2) or _bad_square(word[2:]):
+        if _square_at(word, 2) >= 0 or _bad_square(word[2:]):
             return None
         return 2, _SQUARE_WORDS
     if word[0] not in "PEBR":
         return None
-    square = _SQUARE.match(word, 1)
-    if square is None:
+    end = _square_at(word, 1)
+    if end < 0:
         return None if _bad_square(word) else (1, _SQUARE_WORDS)
-    end = square.end()
     if word[0] == "E" and "ENFORCER_AT" in allowed and "MOVE" not in allowed:
         return end, _FACING_WORDS
-    if word[0] in "PE" and "MOVE" in allowed and not _SQUARE.match(word, end):
+    if word[0] in "PE" and "MOVE" in allowed and _square_at(word, end) < 0:
         if _bad_square(word[end:]):
             return None
         return end, f"{_SQUARE_WORDS}: a move names the square it goes to"
@@ -102,7 +114,7 @@ def _explain(word: str, allowed: set[str]) -> tuple[int, str] | None:
 def _bad_square(word: str) -> re.Match[str] | None:
     """The first letter-and-digits run in ``word`` that is no square (``a13``, ``z5``)."""
     for m in _SQUARE_LIKE.finditer(word):
-        if not _SQUARE.fullmatch(m.group()):
+        if not is_square(m.group()):
             return m
     return None
 
@@ -138,9 +150,7 @@ def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> Notatio
         allowed = exc.allowed or set()
         msg = f"cannot read {word!r} here: expected {expected_words(allowed)}"
         explained = _explain(word, allowed)
-        if explained is None and found.isalpha() and _AFTER_ENFORCER.search(
-            text, max(0, exc.pos_in_stream - 6), exc.pos_in_stream
-        ):
+        if explained is None and found.isalpha() and _after_enforcer(text, exc.pos_in_stream):
             explained = 0, _FACING_WORDS  # "(Ed2Z)": a facing that is no direction
         if explained is not None:
             offset, what = explained
@@ -254,25 +264,33 @@ def parse_movetext(text: str, line_offset: int = 0) -> GameText:
     return _parse(text, "movetext", line_offset)
 
 
-def _fast(text: str, start: str) -> Any:
-    """The tight loop's parse, or FAILED where lark itself must parse ``text``."""
-    fast = loop()
-    if fast is None:
-        return FAILED
-    try:
-        return fast.parse(text, start)
-    except PbemError:  # the transformer's own error, as lark's parse raises it
-        raise
-    except Exception:  # not the loop's business: lark's parse says what is wrong
-        return FAILED
+def _unreadable(exc: UnexpectedToken, text: str) -> UnexpectedCharacters:
+    """A ``BAD`` token (no form starts there) as the error a lexer gives: what could have
+    stood there is what the parser expected."""
+    tok = exc.token
+    error = UnexpectedCharacters(text, tok.start_pos, tok.line, tok.column,
+                                 allowed=set(exc.expected))
+    return error
 
 
 def _parse(text: str, start: str, line_offset: int) -> GameText:
     transformer().line_offset = line_offset
+    Reading.line_offset = line_offset
     try:
-        result = _fast(text, start)
-        if result is FAILED:  # lark's own parse, which raises its own error
-            result = parser().parse(text, start=start)
+        result = parser().parse(text, start=start)
+    except UnexpectedToken as exc:
+        if exc.token.type != "$END":
+            # what a lexer of lark's own would have allowed there: the end is no terminal
+            exc.expected = set(exc.expected) - {"$END"}
+        if exc.token.type == "BAD":  # a character that starts no form: as lark's lexer says it
+            raise notation_error(_unreadable(exc, text), text, line_offset) from None
+        if exc.token.type == "DEEP":
+            raise NotationError(
+                f"variations are nested more than {MAX_DEPTH} deep here",
+                span=Span(exc.token.line + line_offset, exc.token.column),  # type: ignore[operator]
+                code="notation.syntax",
+            ) from None
+        raise notation_error(exc, text, line_offset) from None
     except UnexpectedInput as exc:
         raise notation_error(exc, text, line_offset) from None
     except PbemError:
