@@ -38,7 +38,7 @@ def _dump(x: Any) -> Any:
             value = getattr(x, f.name)
             if f.name in NEW_FIELDS and not value:
                 continue
-            if f.name == "header_text":
+            if f.name in ("header_text", "note_spans"):
                 continue
             out[f.name] = _dump(value)
         return out
@@ -178,9 +178,10 @@ def main() -> None:
                 ident, start, got_old = json.loads(a)
                 _, _, got_new = json.loads(b)
                 kind = _kind(got_old, got_new)
+                where, x, y = _first_difference(got_old, got_new, "")
                 differences.setdefault(kind, []).append(
-                    f"{ident} ({start}):\n    old {json.dumps(got_old)[:400]}\n"
-                    f"    new {json.dumps(got_new)[:400]}")
+                    f"{ident} ({start}) at {where}:\n    old {json.dumps(x)[:300]}\n"
+                    f"    new {json.dumps(y)[:300]}")
         folders = [REPO / "games"] + ([gen] if gen is not None else [])
         for folder in folders:
             rows_old, rows_new = _validate_json(old, folder), _validate_json(REPO, folder)
@@ -195,6 +196,19 @@ def main() -> None:
         for e in examples[: args.show]:
             print("  " + e)
     sys.exit(1 if differences else 0)
+
+
+def _first_difference(a: Any, b: Any, path: str) -> tuple[str, Any, Any]:
+    """Where two dumps first differ, and what each holds there."""
+    if isinstance(a, dict) and isinstance(b, dict) and set(a) == set(b):
+        for k in a:
+            if a[k] != b[k]:
+                return _first_difference(a[k], b[k], f"{path}.{k}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return path or "top", a, b
 
 
 def _kind(a: Any, b: Any) -> str:

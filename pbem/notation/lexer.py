@@ -389,32 +389,33 @@ class Scanner:
 
     def _placement(self, p: int, end: int) -> Token:
         square = self._square_text(p + 1, end)
-        return self._emit(self._syntax("PIECE_AT", p, end, ("", self.text[p], square, None)),
-                          end)
+        piece, facing = self.text[p], self.text[end]
+        if piece == "E" and facing in FACINGS:  # "Eg12S" outside an event list: misplaced
+            return self._emit(self._syntax("ENFORCER_AT", p, end + 1, ("", piece, square, facing)),
+                              end + 1)
+        return self._emit(self._syntax("PIECE_AT", p, end, ("", piece, square, None)), end)
 
     def _moves_out(self, moves: list[tuple[MoveText, int]], p: int) -> Iterator[Token]:
-        """Hand out the moves of a chain from ``p``: one ``MOVE_RUN`` where there are several,
-        but a last move without events stays a ``MOVE`` of its own where an event list
-        written apart may follow it (``Pa1a2,Pb1b2 (Bh5)``)."""
-        last, last_end = moves[-1]
-        apart = last.events is None and self._blanks_then(last_end) == "("
-        packed = moves[:-1] if apart else moves
-        if len(packed) > 1:
-            end = packed[-1][1]
-            yield self._emit(self._syntax("MOVE_RUN", p, end, [m for m, _ in packed]), end)
-        elif packed:
-            move, end = packed[0]
+        """Hand out the moves of a chain from ``p``: one ``MOVE_RUN`` for the moves up to the
+        last with its events in the token (after a ``MOVE`` an event list may follow written
+        apart: ``Pa1a2,Pb1b2 (Bh5)``), each move after it a token of its own."""
+        run = len(moves)
+        while run > 1 and moves[run - 1][0].events is None:
+            run -= 1
+        start = p
+        if run > 1:
+            end = moves[run - 1][1]
+            yield self._emit(self._syntax("MOVE_RUN", p, end, [m for m, _ in moves[:run]]), end)
+            start = end + 1
+        else:
+            run = 0
+        for i in range(run, len(moves)):
+            if i:
+                yield self._emit(self._token("COMMA", start - 1, start), start)
+            move, end = moves[i]
             kind = "MOVE" if move.events is None else "MOVE_EVENTS"
-            yield self._emit(self._syntax(kind, p, end, move), end)
-        if apart:
-            if packed:
-                comma = packed[-1][1]
-                yield self._emit(self._token("COMMA", comma, comma + 1), comma + 1)
-            start = last_end - len(self._written(last))
-            yield self._emit(self._syntax("MOVE", start, last_end, last), last_end)
-
-    def _written(self, move: MoveText) -> str:
-        return move.piece + "".join(s.text for s in move.squares) + ("off" if move.off else "")
+            yield self._emit(self._syntax(kind, start, end, move), end)
+            start = end + 1
 
     def _numbered(self, p: int) -> Iterator[Token]:
         """A move number (and the entry packed after it), a Black move number, a result."""
@@ -678,8 +679,7 @@ class Scanner:
             eol = text.find("\n", q, n)
             stop = n if eol < 0 else eol
             Work.steps += stop - q + 1
-            if text.startswith("---", q) and not text[q + 3 : stop].strip(" \t\r") \
-                    and (text[q + 3 : stop].rstrip(" \t") in ("", "\r")):
+            if text.startswith("---", q) and not text[q + 3 : stop].removesuffix("\r").strip(" \t"):
                 return n if eol < 0 else eol + 1
             q = stop + 1
         self.front_matter_fails = n

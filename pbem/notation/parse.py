@@ -7,6 +7,7 @@ the line and column of the offending text.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from lark import Token
 from lark.exceptions import (
@@ -19,7 +20,7 @@ from lark.exceptions import (
 
 from pbem.errors import NotationError, PbemError, Span
 from pbem.notation.grammar import parser, transformer
-from pbem.notation.lexer import MAX_DEPTH, Reading, is_square, square_end
+from pbem.notation.lexer import MAX_DEPTH, Reading, Scanner, Syntax, is_square, square_end
 from pbem.notation.syntax import GameText
 
 _WORDS = {
@@ -204,6 +205,13 @@ def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> Notatio
             span=Span(line + line_offset, col),
             code="notation.end",
         )
+    if tok.type == "RSQB":
+        return NotationError(
+            "this ']' closes no variation: a variation is written in square brackets "
+            "after the turn it replaces, like '[9...Pa3a12]'",
+            span=Span(tok.line + line_offset, tok.column),  # type: ignore[operator]
+            code="notation.syntax",
+        )
     if str(tok) == "(" and tok.start_pos is not None:
         opening = _unclosed_paren(text, tok.start_pos)
         if opening is not None:
@@ -264,13 +272,46 @@ def parse_movetext(text: str, line_offset: int = 0) -> GameText:
     return _parse(text, "movetext", line_offset)
 
 
-def _unreadable(exc: UnexpectedToken, text: str) -> UnexpectedCharacters:
-    """A ``BAD`` token (no form starts there) as the error a lexer gives: what could have
-    stood there is what the parser expected."""
-    tok = exc.token
-    error = UnexpectedCharacters(text, tok.start_pos, tok.line, tok.column,
-                                 allowed=set(exc.expected))
-    return error
+def _replayed(text: str, start: str) -> Any:
+    """``text`` parsed again token by token, where the parse failed, reading each token as
+    it reads in the parser's state there; the error that results says what could have
+    stood where the reading stopped, as it would before any reduction.
+
+    The tokenizer reads a few forms one way whatever the parser's state: a comma before
+    no other action ends a turn (``END_COMMA``), though after a sacrifice only a separating
+    comma may follow (``Sg4(Eh4E),i6k6`` breaks at ``i6k6``, not at the comma); an Enforcer
+    with a facing outside an event list is read whole, though where a placement may stand
+    ``Ei1W)`` breaks at its ``W``. Here they are read as the state allows, which may also
+    carry the text to its end: then its value is returned.
+    """
+    ip = parser().parse_interactive(None, start=start)
+    scanner = Scanner(text, Reading.line_offset)
+    for tok in scanner.tokens():
+        choices = {name for name in ip.choices() if name.isupper()}
+        if tok.type not in choices:
+            read = _in_context(tok, choices, scanner)
+            if read is None:
+                allowed = (choices - {"$END"}) or {"<END-OF-FILE>"}
+                if tok.type == "BAD":  # a character that starts no form
+                    raise UnexpectedCharacters(text, tok.start_pos, tok.line, tok.column,
+                                               allowed=allowed)
+                raise UnexpectedToken(tok, allowed)
+            tok = read
+        ip.feed_token(tok)  # may raise, after reductions: the parser's own error
+    return ip.feed_eof()
+
+
+def _in_context(tok: Token, choices: set[str], scanner: Scanner) -> Token | None:
+    """``tok`` read as the parser's state allows, if it can be (see ``_replayed``)."""
+    if tok.type == "END_COMMA" and "COMMA" in choices:
+        return Token("COMMA", str(tok), tok.start_pos, tok.line, tok.column)
+    if tok.type == "ENFORCER_AT" and "PIECE_AT" in choices and not scanner.parens:
+        placed = Syntax("PIECE_AT", str(tok)[:-1], tok.start_pos, tok.line, tok.column)
+        prefix, piece, square, _ = tok.syntax  # type: ignore[attr-defined]
+        placed.syntax = (prefix, piece, square, None)
+        scanner.pos = tok.start_pos + len(tok) - 1  # type: ignore[operator]
+        return placed
+    return None
 
 
 def _parse(text: str, start: str, line_offset: int) -> GameText:
@@ -279,18 +320,16 @@ def _parse(text: str, start: str, line_offset: int) -> GameText:
     try:
         result = parser().parse(text, start=start)
     except UnexpectedToken as exc:
-        if exc.token.type != "$END":
-            # what a lexer of lark's own would have allowed there: the end is no terminal
-            exc.expected = set(exc.expected) - {"$END"}
-        if exc.token.type == "BAD":  # a character that starts no form: as lark's lexer says it
-            raise notation_error(_unreadable(exc, text), text, line_offset) from None
         if exc.token.type == "DEEP":
             raise NotationError(
                 f"variations are nested more than {MAX_DEPTH} deep here",
                 span=Span(exc.token.line + line_offset, exc.token.column),  # type: ignore[operator]
                 code="notation.syntax",
             ) from None
-        raise notation_error(exc, text, line_offset) from None
+        try:
+            result = _replayed(text, start)
+        except UnexpectedInput as error:
+            raise notation_error(error, text, line_offset) from None
     except UnexpectedInput as exc:
         raise notation_error(exc, text, line_offset) from None
     except PbemError:

@@ -90,7 +90,7 @@ def test_variations_nested_too_deep_are_refused_clearly():
     ("text", "words"),
     [
         ("1.Pa1a2 [1.Pb1b2", "the text ends too soon"),
-        ("1.Pa1a2 ]", "unexpected ']'"),
+        ("1.Pa1a2 ]", "closes no variation"),
         ("1.Pa1a2 {a comment", "never closed"),
         ("1.Pa1a2 [1.Pb1b2 {x]", "never closed"),
     ],
