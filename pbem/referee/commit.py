@@ -93,5 +93,5 @@ def commit(unit: Unit) -> None:
         else:  # the game's own ending on the board
             how = game_of(game.position).end_words_after(
                 game.position, unit.turns[-1].label if unit.turns else None)
+        game_over(conn, mailer, unit.now, game.id)  # a game of an event: the next round?
         mailer.results(game, how, inc, row, event=crosstable_for_game(conn, game.id))
-        game_over(conn, mailer, unit.now, game.id)  # a game of an event: the next round
