@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.referee.orders import find_orders
 from pbem.referee.extract import BodyLine
+from pbem.referee.orders import find_orders
 from tests.referee.conftest import text_of
 from tests.referee.helpers import new_table
 
@@ -79,6 +79,6 @@ def test_the_cut_parses_a_line_at_most_three_times(tail: str, monkeypatch) -> No
     monkeypatch.setattr(turn_line, "parse_movetext", counted)
     rules = load_ruleset("classic")
     line = turn_line.read_turn_line(game_of(rules).initial(rules), TURN + tail)
-    assert line.turn == TURN and line.error is None
+    assert line.turn.startswith(TURN) and line.error is None  # with its marks, notation
     assert len(calls) <= 3
     assert len(line.aside) <= turn_line.QUOTED + 3
