@@ -141,3 +141,14 @@ def test_a_swiss_pairs_a_withdrawn_player_no_more(tmp_path: Path) -> None:
     code, out = club.pbem("tournaments", "--json")
     assert json.loads(out) == [{"name": "Quick Swiss", "format": "swiss", "status": "running",
                                 "ruleset": "featured", "players": 4, "rounds": 3}]
+
+
+def test_a_swiss_that_cannot_be_paired_ends(tmp_path: Path) -> None:
+    club = Club(open_club(tmp_path / "home"))
+    games = _started(club, "Thin Swiss", "--format", "swiss", "--rounds", "3", "--clock", "none")
+    for who in ("dan", "bob"):  # two of four leave; Ann and Cid have met already
+        assert club.pbem("tournament", "withdraw", "Thin Swiss", f"{who}@club.test")[0] == 0
+    club.play("cid@club.test", games[("Ann", "Cid")], "resign")
+    shown = club.show("Thin Swiss")
+    assert shown["status"] == "finished"
+    assert {g["round"] for g in shown["divisions"][0]["games"]} == {1}
