@@ -6,6 +6,7 @@ an unknown sender's answer) and one game of each other kind up to a report, a re
 and a result, and returns every mail sent, each with its kind and game. The HTML parts
 are what the browser tests read (375 px phones, axe-core): the PNG boards they show by
 ``cid:`` are written beside them so that a browser draws them as a mail client would.
+The referee publishes the games on its live site as they are played (``site_of``).
 """
 
 from __future__ import annotations
@@ -102,7 +103,14 @@ def _registration(home: Path, open_: bool) -> None:
     cfg = home / "config.yaml"
     data = yaml.safe_load(cfg.read_text())
     data.setdefault("challenges", {})["open_registration"] = open_
+    # the live site too: a page per game, the index, the ratings (site_of finds it)
+    data["site"] = {"path": "site", "url": "https://realm.example/club", "title": "Club games"}
     cfg.write_text(yaml.safe_dump(data))
+
+
+def site_of(folder: Path) -> Path:
+    """The live site the games of ``every_mail(folder)`` were published to."""
+    return folder / "home" / "site"
 
 
 def every_mail(folder: Path) -> list[SentMail]:
@@ -116,6 +124,10 @@ def every_mail(folder: Path) -> list[SentMail]:
     _registration(home, True)  # a referee open to new players welcomes a stranger
     table = Table(home, referee_at(home, now), 1, MailPlayer("x@x.test"), MailPlayer("y@x.test"))
     table.send(_bare("dora@players.test", "hello"))
+    from pbem.referee.home import Home
+    from pbem.referee.site_commands import update_site
+
+    update_site(Home(home), Home(home).load_config(), table.conn)  # as 'pbem mail' does
     out = folder / "html"
     out.mkdir()
     sent = []

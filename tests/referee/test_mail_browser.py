@@ -1,6 +1,6 @@
 """Every kind of mail read in headless Chromium: on a 375 px phone nothing is cut off or
 wider than the screen, every board is the PNG picture, and axe-core finds no serious or
-critical problem.
+critical problem, in the mails nor on any page of the live site the games went to.
 
 The mails come from real games by mail, one of each of the five games
 (``tests/referee/every_mail.py``); the PNG boards they show by ``cid:`` are files beside
@@ -10,10 +10,13 @@ of each kind at 375 px land in build/screenshots/mail/.
 
 from __future__ import annotations
 
+import pickle
+from pathlib import Path
+
 import pytest
 
 from tests.browser import ROOT, axe_violations, launch, need_axe, need_chromium
-from tests.referee.every_mail import GAMES, SentMail, every_mail
+from tests.referee.every_mail import GAMES, SentMail, every_mail, site_of
 
 SHOTS = ROOT / "build" / "screenshots" / "mail"
 #: the templates of the referee's HTML mail: every one must be among the mails read
@@ -23,8 +26,15 @@ KIND_OF = {"reminder": "notice", "message": "notice", "clock": "notice", "operat
 
 
 @pytest.fixture(scope="module")
-def mails(tmp_path_factory: pytest.TempPathFactory) -> list[SentMail]:
-    return every_mail(tmp_path_factory.mktemp("mails"))
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("mails")
+    (folder / "mails.pickle").write_bytes(pickle.dumps(every_mail(folder)))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def mails(played: Path) -> list[SentMail]:
+    return pickle.loads((played / "mails.pickle").read_bytes())
 
 
 @pytest.fixture(scope="module")
@@ -128,3 +138,24 @@ def test_axe_finds_nothing_serious_in_any_kind_of_mail(browser, mails: list[Sent
     context.close()
     assert not problems, problems
     assert len(seen) >= len(TEMPLATES)
+
+
+def test_axe_finds_nothing_serious_on_any_page_of_the_live_site(browser, played: Path) -> None:
+    need_axe()
+    site = site_of(played)
+    pages = sorted(site.rglob("*.html"))  # every page the site writes, whatever it is
+    assert len([p for p in pages if p.parent.name == "games"]) == len(GAMES)
+    assert site / "index.html" in pages
+    problems = {}
+    for width in (1000, 375):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        for path in pages:
+            page.goto(path.as_uri())
+            # what a reader may open is checked too
+            page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+            found = axe_violations(page)
+            if found:
+                problems[f"{path.relative_to(site)} at {width}px"] = found
+        context.close()
+    assert not problems, problems
