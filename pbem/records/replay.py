@@ -35,6 +35,8 @@ from pbem.rules.values import quick
 KNOWN_HEADERS = (
     "game", "ruleset", "setup", "white", "black", "event", "site", "date", "finished",
     "source", "result", "rated",
+    # a game of an event (issue 26): where in it, and what the archive's crosstable needs
+    "round", "board", "division", "format", "white_seed", "black_seed", "bye",
 )
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 

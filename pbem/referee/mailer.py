@@ -50,9 +50,10 @@ END_WORDS = {
     "draw": "drawn by agreement",
     "time": "{side} lost on time",
     "adjudicated": "adjudicated by the referee",
+    "withdrew": "{side} withdrew from the event",
 }
 #: endings that are not on the board: the record gets an 'end' entry with the snapshot
-NOTED_ENDS = ("resigned", "agreement", "draw", "time", "adjudicated")
+NOTED_ENDS = ("resigned", "agreement", "draw", "time", "adjudicated", "withdrew")
 
 SUBJECT_WIDTH = 60
 
@@ -286,6 +287,15 @@ class Mailer:
         body = letter("notice", player=p.name, text=text, next=next_words(game))
         self.queue(self.to(game, p, kind, subject, body), row)
 
+    def tell_address(self, email: str, subject: str, text: str, *, kind: str = "notice",
+                     name: str | None = None) -> None:
+        """A mail about the player rather than one game (his games of an event), with his
+        account key, so that a reply to it may act for him (``standings``, ``withdraw``)."""
+        token = accounts.ensure_account(self.conn, email)
+        body = letter("reply", player=name or email,
+                      sections=[{"title": subject, "text": text}])
+        self.queue(self.to_address(kind, email, subject, body, token=token), None)
+
     def reminder(self, game: Game, p: Player, first: bool, deadline: datetime) -> None:
         pos = game.position
         zone = self.zone(p.email)
@@ -313,8 +323,10 @@ class Mailer:
         out = self.to(game, p, "reply", what, body, inc=inc, auto="auto-replied")
         self.queue(replace(out, pictures=board.pictures if board else ()), row)
 
-    def results(self, game: Game, how: str, inc: Incoming | None, row: int | None) -> None:
-        """The end of the game to both players, with their ratings after it."""
+    def results(self, game: Game, how: str, inc: Incoming | None, row: int | None,
+                event: str | None = None) -> None:
+        """The end of the game to both players, with their ratings after it (and the
+        crosstable of its event, ``event``, when it is a game of one)."""
         pos = game.position
         ratings = report_line(self.conn, game, self.options.ratings)
         for p in game.players.values():
@@ -323,7 +335,7 @@ class Mailer:
                 "result", player=p.name, game_id=game.id, title=game.name,
                 how=how, result=game.result, result_words=result_words(game.result),
                 score=game_of(pos).score(pos), board=render_text(pos, flip=p.flip),
-                record=game.record, ratings=ratings, **board.context(),
+                record=game.record, ratings=ratings, event=event, **board.context(),
             )
             subject = f"game over, {game.result} ({result_words(game.result)})"
             out = self.to(game, p, "result", subject, body, inc=inc)

@@ -24,9 +24,12 @@ from pbem.referee.club_ratings import club_ratings
 from pbem.referee.home import Config, ConfigError
 from pbem.referee.options import rating_settings
 from pbem.referee.store import site as store_site
-from pbem.referee.store.games import GameNotFound
+from pbem.referee.store import tournaments as event_store
+from pbem.referee.store.games import GameNotFound, stored_turns
+from pbem.referee.store.games import movetext as format_movetext
 from pbem.render.live_site import PAGE, publish_game, publish_ratings, published, site_lock
 from pbem.render.ratings import sections
+from pbem.tournaments.names import entrant_name
 
 #: the event of exported games when the config names none
 DEFAULT_EVENT = "Realm by mail"
@@ -122,22 +125,43 @@ def public_game(conn: sqlite3.Connection, config: Config, game_id: int) -> Publi
     headers: dict[str, Any] = {
         "game": row["name"],
         "event": event_name(config),
-        "date": _day(row["created_at"]),
     }
+    facts = event_store.game_facts(conn, game_id)
+    if facts is not None:  # a game of an event: which, and where in it (docs/tournaments.md)
+        headers.update(_event_headers(facts))
+    headers["date"] = _day(row["created_at"])
     if row["status"] == "over":
         headers["finished"] = _day(row["finished_at"] or row["updated_at"])
     headers["white"] = names["w"]
     headers["black"] = names["b"]
     front, movetext = _split(row["record"])
+    delay = facts.event.public_delay if facts is not None else None
+    if delay and row["status"] != "over":  # the spectators' delay: the last turns wait
+        turns = stored_turns(conn, game_id)
+        movetext = format_movetext(turns[:max(0, len(turns) - delay)]) + "\n"
     ruleset = front.get("ruleset")
     headers["ruleset"] = ruleset if ruleset is not None else "featured"
     headers["result"] = row["result"] if row["status"] == "over" and row["result"] else "*"
     if not row["rated"]:
         headers["rated"] = False
+    if facts is not None:  # the seeds and the round's bye, for the archive's crosstable
+        headers["white_seed"], headers["black_seed"] = facts.white_seed, facts.black_seed
+        if facts.bye is not None:
+            headers["bye"] = entrant_name(facts.bye.name, facts.bye.chosen, facts.bye.email,
+                                          facts.bye.number)
     text = format_front_matter(headers) + movetext
     for side, (email, _) in players.items():  # belt and braces: an address never leaks
         text = re.sub(re.escape(email), lambda _m, s=side: names[s], text, flags=re.IGNORECASE)
     return PublicGame(int(row["id"]), text, str(row["status"]))
+
+
+def _event_headers(facts: event_store.GameFacts) -> dict[str, Any]:
+    found: dict[str, Any] = {"event": facts.event.name, "round": facts.round,
+                             "board": facts.board}
+    if facts.divisions > 1:
+        found["division"] = facts.division
+    found["format"] = facts.event.format
+    return found
 
 
 def sync_site(conn: sqlite3.Connection, config: Config, site: SiteSettings) -> int:

@@ -29,6 +29,7 @@ from pbem.render.board_words import viewer_words
 from pbem.render.frames import Frame, frames_of
 from pbem.render.ratings import PAGE, Section, ratings_page, sections
 from pbem.render.templates import environment, render_template
+from pbem.render.tournament_page import views_from_headers, write_event_page
 from pbem.resources import templates_dir
 from pbem.rules.pieces import Side
 
@@ -213,12 +214,13 @@ def write_game(
 
 def write_index(
     out: Path, rows: list[IndexRow], *, title: str, unreadable: list[str] | None = None,
-    ratings: bool = False,
+    ratings: bool = False, events: list[tuple[str, dict[str, str]]] | None = None,
 ) -> None:
-    """The index; ``ratings``: it links to the site's ratings page."""
+    """The index; ``ratings``: it links to the site's ratings page; ``events``: (slug,
+    {name}) of each event's page it links to."""
     index = render_template(
         "archive/index.html.j2", site_title=title, games=rows, unreadable=unreadable or [],
-        ratings=ratings,
+        ratings=ratings, events=events or [],
     )
     write_file(out / "index.html", index)
 
@@ -249,9 +251,23 @@ def build_archive(
     copy_assets(out)
     rows = [write_game(out, game, title=title) for game in games]
     write_ratings(out, archive_ratings(games), title=title)
-    write_index(out, rows, title=title, unreadable=unreadable, ratings=True)
+    events = [(write_event_page(out, view, site_title=title), {"name": view.name})
+              for view in views_from_headers(_event_facts(games))]
+    write_index(out, rows, title=title, unreadable=unreadable, ratings=True, events=events)
     valid = sum(1 for g in games if g.report.valid)
     return ArchiveSummary(len(games), valid, len(games) - valid, unreadable)
+
+
+def _event_facts(games: list[ArchivedGame]) -> list[tuple[str, dict[str, object], str | None,
+                                                         str]]:
+    """Each game's slug, front matter, result and the words of its ending (the comment
+    after the result: 'Black lost on time'), for the events' pages."""
+    found = []
+    for g in games:
+        replay = g.report.replay
+        ending = g.report.source.text.rstrip().rsplit("\n", 1)[-1]
+        found.append((g.slug, dict(replay.headers), replay.result, ending))
+    return found
 
 
 @dataclass(frozen=True, slots=True)

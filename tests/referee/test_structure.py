@@ -26,12 +26,13 @@ LAYERS: dict[str, int] = {
     "store": 3, "publish": 4, "keys": 4, "rollback": 4, "outbox": 4, "ratelimit": 4,
     "sources": 4, "imap_source": 4,
     "mailer": 5, "starting": 6,
-    "unit": 7, "commit": 8,
+    "unit": 7, "tournament": 7, "commit": 8, "tournament_play": 9,
     "registry": 9,
     "commands": 10,
     "service": 11,
     "timed": 12, "operator": 12,
-    "cli": 13, "site_commands": 13, "ratings_command": 13, "club_ratings": 4,
+    "cli": 13, "site_commands": 13, "ratings_command": 13,
+    "tournament_cli": 13, "club_ratings": 4,
 }
 
 
