@@ -25,6 +25,7 @@ from pbem.records.rated import rated_games
 from pbem.records.reader import GameSource, read_file
 from pbem.records.search import find_records
 from pbem.records.validate import GameReport, validate_source
+from pbem.render.board_words import viewer_words
 from pbem.render.frames import Frame, frames_of
 from pbem.render.ratings import PAGE, Section, ratings_page, sections
 from pbem.render.templates import environment, render_template
@@ -96,6 +97,34 @@ def _pieces_json(game: ArchivedGame) -> str:
     """The game's frame characters and how to draw each (``Game.frame_legend``)."""
     legend = game.report.replay.game.frame_legend()
     return json.dumps(legend, separators=(",", ":"), sort_keys=True).replace("</", "<\\/")
+
+
+def _words_json(game: ArchivedGame) -> str:
+    """The game's phrases for the viewer's board in words (``board_words.viewer_words``)."""
+    words = viewer_words(game.report.replay)
+    return json.dumps(words, separators=(",", ":"), sort_keys=True).replace("</", "<\\/")
+
+
+@dataclass(frozen=True, slots=True)
+class TurnWords:
+    """One turn of the game in words, for the page's "The game in words" list."""
+
+    label: str
+    #: (frame index, the action in notation, the sentence the turn reports use)
+    actions: tuple[tuple[int, str, str], ...]
+
+
+def turn_words(frames: list[Frame]) -> list[TurnWords]:
+    """Every turn in words, as the reports give it: read without the viewer or a script."""
+    out: list[TurnWords] = []
+    for i, f in enumerate(frames):
+        if f.turn == "start":
+            continue
+        sentence = f.caption.removeprefix(f"{f.turn}: {f.notation} - ")  # frames._caption
+        if not out or out[-1].label != f.turn:
+            out.append(TurnWords(f.turn, ()))
+        out[-1] = TurnWords(f.turn, (*out[-1].actions, (i, f.notation, sentence)))
+    return out
 
 
 def _thumbnail(game: ArchivedGame) -> str | None:
@@ -172,6 +201,8 @@ def write_game(
         error=game.report.error,
         frames_json=_frames_json(game.frames),
         pieces_json=_pieces_json(game),
+        words_json=_words_json(game),
+        turn_words=turn_words(game.frames),
         moves=move_rows(game.frames),
         beside=any(f.off is not None for f in game.frames),
         open_at=open_at,

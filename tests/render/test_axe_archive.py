@@ -1,0 +1,67 @@
+"""axe-core over every page the archive of ``games/`` writes, in headless Chromium.
+
+Every ``.html`` file the archive writes is checked, whatever it is (the index, the
+ratings, a page per game, any page added later), on a wide screen and on a phone, with
+every ``<details>`` opened and the viewer stepped to the end of its game: no violation of
+impact serious or critical. The live site's pages, made by the referee from games of all
+five kinds, are checked in ``tests/referee/test_mail_browser.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.render.archive import build_archive
+from tests.browser import ROOT, axe_violations, launch, need_axe
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("archive")
+    build_archive([ROOT / "games"], out, title="Bundled games")
+    return out
+
+
+def test_axe_finds_nothing_serious_on_any_page_of_the_archive(site: Path) -> None:
+    need_axe()
+    from playwright.sync_api import sync_playwright
+
+    pages = sorted(site.rglob("*.html"))
+    assert site / "index.html" in pages and len(pages) >= 8  # index, ratings, six games
+    problems = {}
+    with sync_playwright() as p:
+        browser = launch(p)
+        for width in (1200, 375):
+            context = browser.new_context(viewport={"width": width, "height": 900})
+            page = context.new_page()
+            for path in pages:
+                page.goto(path.as_uri())
+                page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+                if page.locator("#board").count():
+                    page.keyboard.press("End")  # the last position: arrows, marks, the end
+                found = axe_violations(page)
+                if found:
+                    problems[f"{path.relative_to(site)} at {width}px"] = found
+            context.close()
+        browser.close()
+    assert not problems, problems
+
+
+def test_axe_catches_what_it_should(tmp_path: Path) -> None:
+    # the check can fail: an image without alt text and an unlabelled field are serious
+    need_axe()
+    from playwright.sync_api import sync_playwright
+
+    bad = tmp_path / "bad.html"
+    bad.write_text('<!DOCTYPE html><html lang="en"><head><title>x</title></head><body><main>'
+                   '<img src="x.png"><input type="text"></main></body></html>',
+                   encoding="utf-8")
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page()
+        page.goto(bad.as_uri())
+        found = {v["id"] for v in axe_violations(page)}
+        browser.close()
+    assert {"image-alt", "label"} <= found, found
