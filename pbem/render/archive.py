@@ -25,8 +25,9 @@ from pbem.records.rated import rated_games
 from pbem.records.reader import GameSource, read_file
 from pbem.records.search import find_records
 from pbem.records.validate import GameReport, validate_source
+from pbem.render.annotations import MARK_WORDS, SideLine, annotate
 from pbem.render.board_words import viewer_words
-from pbem.render.frames import Frame, frames_of
+from pbem.render.frames import Frame
 from pbem.render.ratings import PAGE, Section, ratings_page, sections
 from pbem.render.templates import environment, render_template
 from pbem.render.tournament_page import views_from_headers, write_event_page
@@ -41,6 +42,14 @@ class ArchivedGame:
     slug: str
     report: GameReport
     frames: list[Frame]
+    #: the record's variations, as side lines the viewer steps into (``annotations``)
+    lines: tuple[SideLine, ...] = ()
+
+    @classmethod
+    def of(cls, slug: str, report: GameReport) -> ArchivedGame:
+        """The game's frames with their marks, comments and side lines."""
+        annotated = annotate(report.replay)
+        return cls(slug, report, annotated.frames, tuple(annotated.lines))
 
     @property
     def headers(self) -> dict[str, object]:
@@ -84,13 +93,19 @@ def gather(
             while slug in used:  # two files of the same name in different folders
                 slug, n = f"{base}-{n}", n + 1
             used.add(slug)
-            games.append(ArchivedGame(slug, report, frames_of(report.replay)))
+            games.append(ArchivedGame.of(slug, report))
     return games, unreadable
 
 
 def _frames_json(frames: list[Frame]) -> str:
     # inline in a <script> element: "</" must not close it
     return json.dumps([f.as_json() for f in frames], separators=(",", ":")).replace("</", "<\\/")
+
+
+def _lines_json(game: ArchivedGame) -> str:
+    """The side lines' frames, and the marks in words, for the viewer."""
+    data = {"lines": [line.as_json() for line in game.lines], "marks": MARK_WORDS}
+    return json.dumps(data, separators=(",", ":"), sort_keys=True).replace("</", "<\\/")
 
 
 def _pieces_json(game: ArchivedGame) -> str:
@@ -202,6 +217,9 @@ def write_game(
         frames_json=_frames_json(game.frames),
         pieces_json=_pieces_json(game),
         words_json=_words_json(game),
+        lines_json=_lines_json(game),
+        lines=game.lines,
+        mark_words=MARK_WORDS,
         turn_words=turn_words(game.frames),
         moves=move_rows(game.frames),
         beside=any(f.off is not None for f in game.frames),

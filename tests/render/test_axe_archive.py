@@ -65,3 +65,30 @@ def test_axe_catches_what_it_should(tmp_path: Path) -> None:
         found = {v["id"] for v in axe_violations(page)}
         browser.close()
     assert {"image-alt", "label"} <= found, found
+
+
+def test_axe_finds_nothing_serious_in_an_annotated_game_inside_a_side_line(
+    tmp_path: Path,
+) -> None:
+    need_axe()
+    from playwright.sync_api import sync_playwright
+
+    from tests.render.test_viewer_keyboard import ANNOTATED
+
+    text = (ROOT / "games" / "sample-game-2002.realm").read_text(encoding="utf-8")
+    for plain, annotated in ANNOTATED.items():
+        text = text.replace(plain, annotated)
+    (tmp_path / "records").mkdir()
+    (tmp_path / "records" / "annotated.realm").write_text(text, encoding="utf-8")
+    build_archive([tmp_path / "records"], tmp_path / "site", title="Annotated")
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.goto((tmp_path / "site" / "games" / "annotated.html").as_uri() + "#1b")
+        assert axe_violations(page) == []
+        page.focus("a[data-line='0']")
+        page.keyboard.press("Enter")  # inside the side line: its bar and its moves
+        assert page.is_visible("#line-bar")
+        page.screenshot(path=str(ROOT / "build" / "screenshots" / "side-line.png"))
+        assert axe_violations(page) == []
+        browser.close()
