@@ -29,7 +29,8 @@ MARK_WORDS = {
     "!?": "an interesting move",
     "?!": "a dubious move",
 }
-#: side lines inside side lines, at most this deep (deeper ones are listed, not played)
+#: side lines inside side lines, at most this deep: the next one is named with the
+#: reason, not played, and what it holds is not opened
 MAX_DEPTH = 8
 
 
