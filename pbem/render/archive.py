@@ -23,10 +23,11 @@ from pbem.ratings.glicko2 import Settings
 from pbem.ratings.table import fold
 from pbem.records.rated import rated_games
 from pbem.records.reader import GameSource, read_file
+from pbem.records.replay import PlayedTurn
 from pbem.records.search import find_records
 from pbem.records.validate import GameReport, validate_source
 from pbem.render.annotations import MARK_WORDS, SideLine, annotate
-from pbem.render.board_words import viewer_words
+from pbem.render.board_words import board_alt, viewer_words
 from pbem.render.frames import Frame
 from pbem.render.ratings import PAGE, Section, ratings_page, sections
 from pbem.render.templates import environment, render_template
@@ -150,7 +151,22 @@ def _thumbnail(game: ArchivedGame) -> str | None:
         from pbem.render.board_svg import render_svg
     except ImportError:  # pragma: no cover - the SVG board module ships with the package
         return None
-    return render_svg(final, size=160)
+    last = _last_turn(game)
+    return render_svg(final, last=last, size=160)
+
+
+def _last_turn(game: ArchivedGame) -> PlayedTurn | None:
+    """The turn that led to the game's final position (None: no turn was played)."""
+    turns = game.report.replay.turns
+    return turns[-1] if turns and turns[-1].after is game.report.final else None
+
+
+def thumb_alt(game: ArchivedGame) -> str:
+    """The thumbnail's alt text: the final position in a sentence or two."""
+    final = game.report.final
+    if final is None:
+        return ""
+    return board_alt(final, _last_turn(game), result=game.report.replay.result)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +187,8 @@ class IndexRow:
     thumb: bool
     #: the finished game's date, when the record gives it
     finished: str = ""
+    #: the thumbnail's alt text (``board_words.board_alt`` of the final position)
+    thumb_alt: str = ""
 
     @classmethod
     def of(cls, game: ArchivedGame, thumb: bool) -> IndexRow:
@@ -186,7 +204,7 @@ class IndexRow:
             black=game.field("black"), event=game.field("event"), date=game.field("date"),
             ruleset=game.field("ruleset") or "featured", result=report.replay.result or "*",
             turns=len(report.replay.turns), valid=report.valid, verdict=verdict, thumb=thumb,
-            finished=game.field("finished"),
+            finished=game.field("finished"), thumb_alt=thumb_alt(game) if thumb else "",
         )
 
 
