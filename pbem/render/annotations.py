@@ -10,11 +10,13 @@ before the turn it replaces, which the reader steps into and back out of. A side
 that breaks is shown as far as it is legal, with the reason.
 
 A player's message (``say`` by mail) is never one of these: the referee keeps messages
-apart from the record and never writes them as comments (see the privacy rules).
+apart from the record, and a record that still holds one in the form the referee once
+wrote them (``{White: Good luck!}``) does not show it as a comment.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from pbem.records.replay import Replay, replay_line
@@ -70,9 +72,17 @@ class Annotated:
     lines: list[SideLine]
 
 
+#: how the referee has written a player's message into a record: ``{White: Good luck!}``
+#: (README, "Messages between players"); such a comment is a message, never an annotation
+_MESSAGE = re.compile(r"^\{\s*(White|Black)\s*:")
+
+
 def _comment(note: str) -> str:
-    """A comment without its braces (``{Strong.}`` -> ``Strong.``)."""
+    """A comment without its braces (``{Strong.}`` -> ``Strong.``); "" for a player's
+    message, which the viewer never shows as an editor's comment."""
     note = note.strip()
+    if _MESSAGE.match(note):
+        return ""
     if note.startswith("{") and note.endswith("}"):
         return note[1:-1].strip()
     return note
