@@ -1,4 +1,4 @@
-"""axe-core over every page the archive of ``games/`` writes, in headless Chromium.
+"""axe-core over every page the archive of ``games/`` (and of an event) writes, in Chromium.
 
 Every ``.html`` file the archive writes is checked, whatever it is (the index, the
 ratings, a page per game, any page added later), on a wide screen and on a phone, with
@@ -16,11 +16,33 @@ import pytest
 from pbem.render.archive import build_archive
 from tests.browser import ROOT, axe_violations, launch, need_axe
 
+EVENT = """---
+game: Spring Cup, round {round}
+event: Spring Cup
+round: {round}
+board: 1
+format: round-robin
+white: {white}
+black: {black}
+white_seed: 1
+black_seed: 2
+ruleset: featured
+result: {result}
+---
+1.Bh11 Bh2 {result}
+"""
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The archive of games/ and of an event's three games (its event page too)."""
+    event = tmp_path_factory.mktemp("event")
+    for n, (white, black, result) in enumerate(
+            (("Ann", "Bob", "1-0"), ("Cy", "Ann", "0-1"), ("Bob", "Cy", "1/2-1/2")), 1):
+        (event / f"game-{n}.realm").write_text(
+            EVENT.format(round=n, white=white, black=black, result=result), encoding="utf-8")
     out = tmp_path_factory.mktemp("archive")
-    build_archive([ROOT / "games"], out, title="Bundled games")
+    build_archive([ROOT / "games", event], out, title="Bundled games")
     return out
 
 
@@ -29,7 +51,8 @@ def test_axe_finds_nothing_serious_on_any_page_of_the_archive(site: Path) -> Non
     from playwright.sync_api import sync_playwright
 
     pages = sorted(site.rglob("*.html"))
-    assert site / "index.html" in pages and len(pages) >= 8  # index, ratings, six games
+    assert site / "index.html" in pages and len(pages) >= 11  # index, ratings, nine games
+    assert any(p.parent.name == "events" for p in pages)  # and the event's page
     problems = {}
     with sync_playwright() as p:
         browser = launch(p)
