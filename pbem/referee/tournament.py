@@ -34,7 +34,7 @@ from pbem.tournaments.berger import divisions as division_sizes
 from pbem.tournaments.berger import round_robin
 from pbem.tournaments.names import entrant_name
 from pbem.tournaments.standings import Board, Entrant, Row, compute, format_points
-from pbem.tournaments.swiss import Played, pair_round
+from pbem.tournaments.swiss import PairingError, Played, pair_round
 
 FORMATS = ("round-robin", "double-round-robin", "swiss")
 FORMAT_WORDS = {"round-robin": "round robin", "double-round-robin": "double round robin",
@@ -224,13 +224,16 @@ def _pair_next(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event: E
     """Pair a Swiss event's round ``round`` (FIDE Dutch) from the rounds before it and start
     its games."""
     entries = sorted(store.entries(conn, event.id), key=lambda e: e.seed or 0)
-    boards = store.boards(conn, event.id)
+    seated = {}
+    for b in store.boards(conn, event.id):
+        seated[(b.round, b.white)] = b
+        if b.black is not None:
+            seated[(b.round, b.black)] = b
     history: list[list[Played]] = []
     for e in entries:
         mine: list[Played] = []
         for r in range(1, round):
-            row = next((b for b in boards if b.round == r and e.seed in (b.white, b.black)),
-                       None)
+            row = seated.get((r, e.seed or 0))
             if row is None:
                 mine.append(Played(None, None, 0, rest="absent"))
             elif row.black is None:
@@ -272,9 +275,12 @@ def advance(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event_id: i
     if any(b.game_id is not None and b.status != "over" for b in boards):
         return
     last = max((b.round for b in boards), default=0)
-    if (event.swiss and event.rounds is not None and last < event.rounds
-            and _pair_next(conn, mailer, now, event, last + 1)):
-        return
+    if event.swiss and event.rounds is not None and last < event.rounds:
+        try:
+            if _pair_next(conn, mailer, now, event, last + 1):
+                return
+        except PairingError:  # everybody left has met everybody: the event ends here
+            pass
     store.set_status(conn, event.id, "finished", now.timestamp())
 
 
@@ -283,9 +289,9 @@ def _summaries(conn: sqlite3.Connection, mailer: Mailer, event: Event) -> None:
     opponents, and how to follow the event."""
     entries = store.entries(conn, event.id)
     names = {(e.division, e.seed): display_name(e) for e in entries}
-    boards = [b for b in store.boards(conn, event.id)
-              if b.round == max(x.round for x in store.boards(conn, event.id))
-              or not event.swiss]
+    boards = store.boards(conn, event.id)
+    last = max((b.round for b in boards), default=0)
+    boards = [b for b in boards if b.round == last or not event.swiss]
     for e in entries:
         lines = []
         for b in boards:

@@ -268,7 +268,7 @@ def test_medieval_pieces_moved_off_stand_beside_the_board_and_step(
 
     def shown() -> dict[str, int]:
         # the SVG board's classes ("off white", "off black")
-        return {cls[0]: page.locator(f"#off-board g.off.{cls} circle").count()
+        return {cls[0]: page.locator(f"#off-board g.off.{cls} circle:not(.side-mark)").count()
                 for cls in ("white", "black")}
 
     assert shown() == {"w": 0, "b": 0}
