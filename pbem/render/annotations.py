@@ -53,6 +53,8 @@ class SideLine:
     frames: tuple[Frame, ...]
     #: why it stops short, when it does ("" when every turn of it is legal)
     error: str = ""
+    #: how its look-alike letters were read, as for a record ("read 'Ec12i12' as ...")
+    repairs: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -63,6 +65,8 @@ class SideLine:
             data["p"] = self.parent
         if self.error:
             data["e"] = self.error
+        if self.repairs:
+            data["w"] = list(self.repairs)
         return data
 
 
@@ -129,7 +133,10 @@ def _decorate(replay: Replay, frames: list[Frame], parent: int | None,
             if played.error is not None:
                 where = f" at {played.error.turn}" if played.error.turn else ""
                 error = f"the line stops{where}: {played.error.message}"
-            lines[index] = replace(lines[index], frames=tuple(side_frames), error=error)
+            repairs = tuple(f"{w.turn}: {w.message}" if w.turn else w.message
+                            for w in played.warnings)
+            lines[index] = replace(lines[index], frames=tuple(side_frames), error=error,
+                                   repairs=repairs)
         if comments or branches:
             out[last] = replace(out[last], comments=comments, variations=tuple(branches))
         at += n
