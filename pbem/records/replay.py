@@ -649,16 +649,3 @@ class _Walker:
                 "record.result",
                 span,
             )
-
-
-def replay_line(
-    position: GamePosition, game: GameText, headers: dict[str, Any] | None = None
-) -> Replay:
-    """Play a line of play from ``position`` as a record's turns are played: a
-    variation's movetext (``VariationText.game``) from the position before the turn it
-    replaces. Its entries are numbered from that position on (``9...Pa3a12 10.Pf7f12``);
-    the result holds the played turns, or where the line breaks, as for a whole record."""
-    replay = Replay(headers=dict(headers or {}), ruleset=position.ruleset, final=position)
-    with contextlib.suppress(_Stop):
-        _Walker(replay, False, None).walk(game)
-    return replay
