@@ -239,6 +239,7 @@ def render_report_text(replay: Replay, *, turn_index: int = -1, flip: bool = Fal
         board=render_board(ctx.position, flip=flip, marks=marks),
         legend=legend,
         wrap=_wrap,
+        board_words=board_words(ctx.position).lines(),
     )
 
 
