@@ -210,7 +210,7 @@ class Loop:
                 m = matchers[state](text, pos)
                 if m is None:
                     return FAILED
-                kind = m.lastgroup
+                kind = m.lastgroup or ""  # every terminal is a named group: never ""
                 value = m.group()
                 at = pos
                 pos = m.end()
@@ -248,9 +248,9 @@ class Loop:
                     del values[-size:]
                 else:
                     args = []
-                value = args if callback is None else callback(args)
+                reduced = args if callback is None else callback(args)
                 state = steps_of[states[-1]][name][1]
                 states.append(state)
-                values.append(value)
+                values.append(reduced)
                 if tok is None and state == end_state:
-                    return value
+                    return reduced

@@ -57,7 +57,7 @@ class _MarkedNote(str):
     mark: StrayMark | None = None
 
 
-class ToSyntax(Transformer):
+class ToSyntax(Transformer[Token, Any]):
     def __init__(self, line_offset: int = 0):
         super().__init__()
         self.line_offset = line_offset
@@ -129,7 +129,7 @@ class ToSyntax(Transformer):
                     SquareText(frm, get(at) or span_on(spans, line, at)),
                     SquareText(to, get(to_at) or span_on(spans, line, to_at)),
                 )
-                events = None
+                events: tuple[EventText, ...] | None = None
                 if prefix is not None:  # its first event, and any after it
                     at = to_at + len(to) + 1
                     name_at = at + len(prefix) + 1
@@ -161,7 +161,7 @@ class ToSyntax(Transformer):
         two = _TWO.match(text)  # two squares, maybe events after them
         if two is not None and (two.end() == len(text) or text[two.end()] == "("):
             end = two.end()
-            squares: tuple[SquareText, ...] | list[SquareText] = (
+            squares: tuple[SquareText, ...] = (
                 SquareText(two.group(2), new_span((line, column + 1, None, None))),
                 SquareText(two.group(3), new_span((line, column + two.start(3), None, None))),
             )
@@ -172,14 +172,14 @@ class ToSyntax(Transformer):
                 end = len(text)
             off = text.endswith("off", 0, end)
             stop = end - 3 if off else end
-            squares = []
+            found: list[SquareText] = []
             pos = 1
             while pos < stop:
                 m = _SQUARE.match(text, pos, stop)
                 assert m is not None, text  # the lexer matched the same pattern
-                squares.append(SquareText(m.group(), new_span((line, column + pos, None, None))))
+                found.append(SquareText(m.group(), new_span((line, column + pos, None, None))))
                 pos = m.end()
-            squares = tuple(squares)
+            squares = tuple(found)
         if end < len(text):  # the event list is in the token
             events = ToSyntax._events_at(text, end + 1, len(text), line, column)
         return MoveText(text[0], squares, events, new_span((line, column, None, None)), off)
@@ -234,7 +234,7 @@ class ToSyntax(Transformer):
         """``Rh5(Pg4,Eg6N;Pi6)`` (one token): as ``rearrangement`` reads the same tokens."""
         text = str(tok)
         line = tok.line + self.line_offset  # type: ignore[operator]
-        return self._realm_list_at(text, 0, len(text), line, tok.column)
+        return self._realm_list_at(text, 0, len(text), line, tok.column)  # type: ignore[arg-type]
 
     @staticmethod
     def _realm_list_at(text: str, start: int, end: int, line: int, column: int,

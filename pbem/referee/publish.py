@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -136,8 +137,13 @@ def public_game(conn: sqlite3.Connection, config: Config, game_id: int) -> Publi
         headers["rated"] = False
     text = format_front_matter(headers) + movetext
     for side, (email, _) in players.items():  # belt and braces: an address never leaks
-        text = re.sub(re.escape(email), lambda _m, s=side: names[s], text, flags=re.IGNORECASE)
+        text = re.sub(re.escape(email), _literal(names[side]), text, flags=re.IGNORECASE)
     return PublicGame(int(row["id"]), text, str(row["status"]))
+
+
+def _literal(text: str) -> Callable[[re.Match[str]], str]:
+    """A replacement for ``re.sub`` that puts ``text`` as it is (no backslash escapes)."""
+    return lambda _match: text
 
 
 def sync_site(conn: sqlite3.Connection, config: Config, site: SiteSettings) -> int:
