@@ -14,12 +14,16 @@ it still raises ``FrozenInstanceError``, and equality, hashing, ``repr``,
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
 
-T = TypeVar("T", bound="DataclassInstance")
+class Dataclass(Protocol):
+    """Any dataclass (what ``dataclasses.fields`` takes)."""
+
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[object]]]
+
+
+T = TypeVar("T", bound=Dataclass)
 _FACTORY: Any = object()  # "no value given": the field's default factory makes one
 
 
