@@ -34,7 +34,7 @@ from pbem.rules.values import quick
 
 KNOWN_HEADERS = (
     "game", "ruleset", "setup", "white", "black", "event", "site", "date", "finished",
-    "source", "result", "rated",
+    "source", "result", "rated", "messages",
 )
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
