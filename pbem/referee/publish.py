@@ -25,9 +25,12 @@ from pbem.referee.club_ratings import club_ratings
 from pbem.referee.home import Config, ConfigError
 from pbem.referee.options import load_options, rating_settings
 from pbem.referee.store import site as store_site
-from pbem.referee.store.games import GameNotFound, public_record, said_lines
+from pbem.referee.store import tournaments as event_store
+from pbem.referee.store.games import GameNotFound, public_record, said_lines, stored_turns
+from pbem.referee.store.games import movetext as format_movetext
 from pbem.render.live_site import PAGE, publish_game, publish_ratings, published, site_lock
 from pbem.render.ratings import sections
+from pbem.tournaments.names import entrant_name
 
 #: the event of exported games when the config names none
 DEFAULT_EVENT = "Realm by mail"
@@ -123,18 +126,30 @@ def public_game(conn: sqlite3.Connection, config: Config, game_id: int) -> Publi
     headers: dict[str, Any] = {
         "game": row["name"],
         "event": event_name(config),
-        "date": _day(row["created_at"]),
     }
+    facts = event_store.game_facts(conn, game_id)
+    if facts is not None:  # a game of an event: which, and where in it (docs/tournaments.md)
+        headers.update(_event_headers(facts))
+    headers["date"] = _day(row["created_at"])
     if row["status"] == "over":
         headers["finished"] = _day(row["finished_at"] or row["updated_at"])
     headers["white"] = names["w"]
     headers["black"] = names["b"]
     front, movetext = _split(row["record"])
+    delay = facts.event.public_delay if facts is not None else None
+    if delay and row["status"] != "over":  # the spectators' delay: the last turns wait
+        turns = stored_turns(conn, game_id)
+        movetext = format_movetext(turns[:max(0, len(turns) - delay)]) + "\n"
     ruleset = front.get("ruleset")
     headers["ruleset"] = ruleset if ruleset is not None else "featured"
     headers["result"] = row["result"] if row["status"] == "over" and row["result"] else "*"
     if not row["rated"]:
         headers["rated"] = False
+    if facts is not None:  # the seeds and the round's bye, for the archive's crosstable
+        headers["white_seed"], headers["black_seed"] = facts.white_seed, facts.black_seed
+        if facts.bye is not None:
+            headers["bye"] = entrant_name(facts.bye.name, facts.bye.chosen, facts.bye.email,
+                                          facts.bye.number)
     if row["status"] == "over" and load_options(config).public_messages:
         said = said_lines(conn, game_id)
         if said:
@@ -176,6 +191,15 @@ def mask_addresses(text: str) -> str:
         at = text.find("@", max(end, at + 1))
     out.append(text[done:])
     return "".join(out)
+
+
+def _event_headers(facts: event_store.GameFacts) -> dict[str, Any]:
+    found: dict[str, Any] = {"event": facts.event.name, "round": facts.round,
+                             "board": facts.board}
+    if facts.divisions > 1:
+        found["division"] = facts.division
+    found["format"] = facts.event.format
+    return found
 
 
 def sync_site(conn: sqlite3.Connection, config: Config, site: SiteSettings) -> int:

@@ -19,19 +19,21 @@ LAYERS: dict[str, int] = {
     # the mail and clock models: pure, or about one message
     "now": 0, "faults": 0, "printable": 0, "refusal": 1, "orders": 0, "extract": 0,
     "html_text": 0, "sender": 0, "autoreply": 0, "inbox": 1, "secrets_scheme": 0,
-    "compose": 1, "play": 0, "wording": 0, "conditions": 1, "clock": 0, "vacation": 1, "home": 0,
+    "compose": 1, "play": 0, "turn_line": 0, "wording": 0, "conditions": 1, "clock": 0,
+    "vacation": 1, "home": 0,
     "options": 2, "labels": 0, "config_schema": 0, "letters": 0, "profile": 1, "report_mail": 2,
     "dedupe": 0, "limits": 2, "retry": 2,
     # the store owns all SQL
     "store": 3, "publish": 4, "keys": 4, "rollback": 4, "outbox": 4, "ratelimit": 4,
     "sources": 4, "imap_source": 4,
     "mailer": 5, "starting": 6,
-    "unit": 7, "commit": 8,
+    "unit": 7, "tournament": 7, "commit": 8, "tournament_play": 9,
     "registry": 9,
     "commands": 10,
     "service": 11,
     "timed": 12, "operator": 12,
-    "cli": 13, "site_commands": 13, "ratings_command": 13, "club_ratings": 4,
+    "cli": 13, "site_commands": 13, "ratings_command": 13,
+    "tournament_cli": 13, "club_ratings": 4,
 }
 
 
