@@ -23,12 +23,13 @@ from pbem.records.replay import Replay
 from pbem.records.rulesets import describe_ruleset
 from pbem.referee import clock
 from pbem.referee.club_ratings import report_line
-from pbem.referee.compose import Outgoing, build_mail, new_message_id, quote
+from pbem.referee.compose import Outgoing, quote
 from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming
 from pbem.referee.letters import Letter, help_text, letter
 from pbem.referee.limits import capped, load_limits
 from pbem.referee.options import Options
+from pbem.referee.posting import post
 from pbem.referee.publish import page_links
 from pbem.referee.ratelimit import over_limit
 from pbem.referee.refusal import Refusal
@@ -123,10 +124,7 @@ class Mailer:
                               f"{out.kind} to {out.recipient}: {why}")
                 return 0
         out = capped(out, self.limits)
-        message_id = new_message_id(self.config, out.game_id)
-        raw = build_mail(self.config, out, message_id)
-        return mail.queue(self.conn, message_id, out.game_id, out.side, row, out.recipient,
-                          out.kind, raw, answer)
+        return post(self.conn, self.config, out, row, answer)
 
     def zone(self, email: str) -> tzinfo | None:
         """The time zone the address reads deadlines in (None: UTC)."""

@@ -21,10 +21,10 @@ LAYERS: dict[str, int] = {
     "html_text": 0, "sender": 0, "autoreply": 0, "inbox": 1, "secrets_scheme": 0,
     "compose": 1, "play": 0, "wording": 0, "conditions": 1, "clock": 0, "vacation": 1, "home": 0,
     "options": 2, "labels": 0, "config_schema": 0, "letters": 0, "profile": 1, "report_mail": 2,
-    "dedupe": 0, "limits": 2, "retry": 2,
+    "dedupe": 0, "limits": 2, "retry": 2, "returns": 0, "signing": 1,
     # the store owns all SQL
     "store": 3, "publish": 4, "keys": 4, "rollback": 4, "outbox": 4, "ratelimit": 4,
-    "sources": 4, "imap_source": 4,
+    "sources": 4, "imap_source": 4, "posting": 4,
     "mailer": 5, "starting": 6,
     "unit": 7, "commit": 8,
     "registry": 9,
