@@ -24,8 +24,9 @@ LAYERS: dict[str, int] = {
     "dedupe": 0, "limits": 2, "retry": 2, "returns": 0, "signing": 1,
     # the store owns all SQL
     "store": 3, "publish": 4, "keys": 4, "rollback": 4, "outbox": 4, "ratelimit": 4,
-    "sources": 4, "imap_source": 4, "posting": 4,
-    "mailer": 5, "starting": 6,
+    "sources": 4, "imap_source": 4, "posting": 4, "operator_notice": 4,
+    "bounces": 1, "deadline_ics": 1,
+    "mailer": 5, "starting": 6, "reach": 6, "unsubscribe": 6, "first_look": 6,
     "unit": 7, "commit": 8,
     "registry": 9,
     "commands": 10,
