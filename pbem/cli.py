@@ -32,6 +32,7 @@ COMMAND_MODULES = (
     "pbem.referee.cli",
     "pbem.referee.site_commands",
     "pbem.referee.ratings_command",
+    "pbem.referee.tournament_cli",
 )
 
 

@@ -13,12 +13,16 @@ PKG = Path(__file__).resolve().parents[1] / "pbem"
 ALLOWED = {
     "rules": {"errors", "rules"},
     "ratings": {"errors", "ratings"},
+    "tournaments": {"errors", "tournaments"},
     "players": {"errors", "rules", "players"},
     "notation": {"errors", "rules", "notation", "resources"},
     "records": {"errors", "rules", "players", "notation", "records", "resources", "ratings"},
-    "render": {"errors", "rules", "notation", "records", "render", "resources", "ratings"},
+    "render": {
+        "errors", "rules", "notation", "records", "render", "resources", "ratings", "tournaments",
+    },
     "referee": {
         "errors", "rules", "notation", "records", "render", "referee", "resources", "ratings",
+        "tournaments",
     },
     "commands": {
         "errors", "rules", "notation", "records", "render", "commands", "resources", "ratings",

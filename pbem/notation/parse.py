@@ -6,7 +6,9 @@ the line and column of the offending text.
 
 from __future__ import annotations
 
+import functools
 import re
+from dataclasses import fields
 from typing import Any
 
 from lark import Token
@@ -23,7 +25,10 @@ from pbem.notation.grammar import loop, parser, transformer
 from pbem.notation.lalr import FAILED
 from pbem.notation.syntax import GameText
 from pbem.notation.transform import SQUARE_PATTERN
+from pbem.rules.game import Game, NotationWords, with_article
 
+#: what each terminal is, in words; ``{move}`` and the like: the game's own examples
+#: (``Game.notation_words``), a form the game has not got (empty) is left out
 _WORDS = {
     "MOVENUM": "a move number like '7.'",
     "WHITE_HALF": "a move number like '7.'",
@@ -31,15 +36,15 @@ _WORDS = {
     "PLACED_PAIR": "a move number like '7.'",
     "PLACED_RUN": "a move number like '7.'",
     "BLACKNUM": "a move number like '7...'",
-    "MOVE": "a move like 'Pc10g10'",
-    "MOVE_EVENTS": "a move like 'Pc10g10'",
-    "MOVE_RUN": "a move like 'Pc10g10'",
-    "PIECE_AT": "a piece and its square like 'Bh11'",
-    "ENFORCER_AT": "an Enforcer, its square and its facing like 'Eg12S'",
-    "TAKEN_AT": "a piece taken like 'xBb5' or 'xEa7'",
-    "BROUGHT_AT": "a piece brought onto a Center like '+Ea4'",
-    "REALM": "a Rearrangement like 'Rh5(...)'",
-    "REALM_LIST": "a Rearrangement like 'Rh5(...)'",
+    "MOVE": "a move like '{move}'",
+    "MOVE_EVENTS": "a move like '{move}'",
+    "MOVE_RUN": "a move like '{move}'",
+    "PIECE_AT": "a piece and its square like '{placement}'",
+    "ENFORCER_AT": "an Enforcer, its square and its facing like '{facing}'",
+    "TAKEN_AT": "a piece taken like '{taken}'",
+    "BROUGHT_AT": "a piece brought onto a Center like '{brought}'",
+    "REALM": "a Rearrangement like '{rearrangement}'",
+    "REALM_LIST": "a Rearrangement like '{rearrangement}'",
     "PASS": "'pass'",
     "SLASH": "'/'",
     "COMMA": "','",
@@ -48,13 +53,30 @@ _WORDS = {
     "RPAR": "')'",
     "RESULT": "a result (1-0, 0-1, 1/2-1/2, *)",
     "WINS": "'wins'",
-    "COMMENT": "a {comment}",
+    "COMMENT": "a {{comment}}",
     "PAREN_NOTE": "a (note)",
     "LABEL": "a label like 'Set-up:'",
     "LIST_MARKER": "'-'",
     "FRONT_MATTER": "front matter between '---' lines",
     "$END": "the end of the text",
 }
+
+
+@functools.cache
+def _game_words(game: Game | None) -> dict[str, str]:
+    """``_WORDS`` with ``game``'s own examples (None: the Featured Game's); a form the
+    game has not got is left out."""
+    words = game.notation_words if game is not None else NotationWords()
+    examples = {f.name: getattr(words, f.name) for f in fields(words)}
+    out = {}
+    for name, text in _WORDS.items():
+        needs = [k for k in examples if "{" + k + "}" in text]
+        if any(not examples[k] for k in needs):
+            continue
+        out[name] = text.format(**examples)
+    return out
+
+
 # the order in which expected things are listed: the most helpful first
 _ORDER = list(_WORDS)
 # listed only when nothing else could stand there
@@ -69,7 +91,7 @@ _SQUARE_WORDS = "a square (a1 to l12)"
 _FACING_WORDS = "a direction (N, E, S or W; U for an immobilised Enforcer)"
 
 
-def _explain(word: str, allowed: set[str]) -> tuple[int, str] | None:
+def _explain(word: str, allowed: set[str], game: Game | None) -> tuple[int, str] | None:
     """Where inside a half-written action the reading stopped, and what was expected there.
 
     An action is one token, so the lexer only knows that the whole word failed;
@@ -80,7 +102,8 @@ def _explain(word: str, allowed: set[str]) -> tuple[int, str] | None:
         return None
     if word[0] == "x" and "TAKEN_AT" in allowed:
         if len(word) < 2 or word[1] not in "BPE":
-            return 1, "'B', 'P' or 'E' after 'x' (the piece taken, like xBb5 or xEa7)"
+            taken = (game.notation_words if game is not None else NotationWords()).taken
+            return 1, f"{_letters(game)} after 'x' (the piece taken, like {taken})"
         if _SQUARE.match(word, 2) or _bad_square(word[2:]):
             return None
         return 2, _SQUARE_WORDS
@@ -107,13 +130,23 @@ def _bad_square(word: str) -> re.Match[str] | None:
     return None
 
 
-def expected_words(expected: set[str] | frozenset[str]) -> str:
+def _letters(game: Game | None) -> str:
+    """"'B', 'P' or 'E'": the game's piece letters, quoted."""
+    letters = [s.letter for s in game.pieces.styles] if game is not None else ["B", "P", "E"]
+    quoted = [f"'{x}'" for x in letters]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def expected_words(expected: set[str] | frozenset[str], game: Game | None = None) -> str:
+    """What could have stood where the reading stopped, in words, with ``game``'s own
+    examples (None: the Featured Game's)."""
+    table = _game_words(game)
     names = set(expected)
     if names - _QUIET:
         names -= _QUIET
     words: list[str] = []
     for name in sorted(names, key=lambda n: _ORDER.index(n) if n in _ORDER else 99):
-        w = _WORDS.get(name)
+        w = table.get(name)
         if w and w not in words:
             words.append(w)
     if not words:
@@ -123,11 +156,37 @@ def expected_words(expected: set[str] | frozenset[str]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+#: a piece letter and its square written just before where the reading stopped
+_PIECE_BEFORE = re.compile(rf"(?<![A-Za-z])([A-Z]){SQUARE_PATTERN}$")
+
+
+def _fixed_piece(text: str, pos: int, game: Game | None) -> str | None:
+    """The rule, where the reading stopped at a square written right after a piece that
+    never moves ("Be5e6": an HQ, a Base): the player meant to move it."""
+    if not _SQUARE.match(text, pos):
+        return None
+    before = _PIECE_BEFORE.search(text, max(0, pos - 4), pos)
+    if before is None:
+        return None
+    letter = before.group(1)
+    if game is not None and letter not in {s.letter for s in game.pieces.styles}:
+        return f"{game.title} has no piece {letter!r}: its pieces are {game.letters_words()}"
+    fixed = game.notation_words.fixed if game is not None else NotationWords().fixed
+    if letter not in fixed:
+        return None
+    name = game.pieces.style(letter).name if game is not None else "Base"
+    return (f"{with_article(name)} never moves: {before.group()!r} places one, and "
+            f"nothing may follow its square")
+
+
 def _shown(text: str) -> str:
     return repr(text) if text else "the end of the text"
 
 
-def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> NotationError:
+def notation_error(
+    exc: UnexpectedInput, text: str, line_offset: int, game: Game | None = None
+) -> NotationError:
+    """``exc`` as one NotationError in ``game``'s words (None: the Featured Game's)."""
     if isinstance(exc, UnexpectedCharacters):
         found = text[exc.pos_in_stream : exc.pos_in_stream + 1]
         # show the whole word that starts here, which reads better than one letter
@@ -136,8 +195,13 @@ def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> Notatio
             end += 1
         word = text[exc.pos_in_stream : end] or found
         allowed = exc.allowed or set()
-        msg = f"cannot read {word!r} here: expected {expected_words(allowed)}"
-        explained = _explain(word, allowed)
+        msg = f"cannot read {word!r} here: expected {expected_words(allowed, game)}"
+        fixed = _fixed_piece(text, exc.pos_in_stream, game)
+        if fixed is not None:
+            return NotationError(
+                fixed, span=Span(exc.line + line_offset, exc.column), code="notation.fixed-piece"
+            )
+        explained = _explain(word, allowed, game)
         if explained is None and found.isalpha() and _AFTER_ENFORCER.search(
             text, max(0, exc.pos_in_stream - 6), exc.pos_in_stream
         ):
@@ -181,7 +245,7 @@ def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> Notatio
     if isinstance(exc, UnexpectedEOF):
         line, col = _end_of(text)
         return NotationError(
-            f"the text ends too soon: expected {expected_words(set(exc.expected))}",
+            f"the text ends too soon: expected {expected_words(set(exc.expected), game)}",
             span=Span(line + line_offset, col),
             code="notation.end",
         )
@@ -190,7 +254,7 @@ def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> Notatio
     if tok.type == "$END":
         line, col = _end_of(text)
         return NotationError(
-            f"the text ends too soon: expected {expected_words(exc.expected)}",
+            f"the text ends too soon: expected {expected_words(exc.expected, game)}",
             span=Span(line + line_offset, col),
             code="notation.end",
         )
@@ -203,7 +267,7 @@ def notation_error(exc: UnexpectedInput, text: str, line_offset: int) -> Notatio
                 code="notation.syntax",
             )
     return NotationError(
-        f"unexpected {_shown(_quoted(tok))}: expected {expected_words(exc.expected)}",
+        f"unexpected {_shown(_quoted(tok))}: expected {expected_words(exc.expected, game)}",
         span=Span(tok.line + line_offset, tok.column),  # type: ignore[operator]
         code="notation.syntax",
     )
@@ -244,14 +308,16 @@ def _end_of(text: str) -> tuple[int, int]:
     return line, col
 
 
-def parse_game(text: str, line_offset: int = 0) -> GameText:
-    """One game: optional front matter, then movetext."""
-    return _parse(text, "game", line_offset)
+def parse_game(text: str, line_offset: int = 0, game: Game | None = None) -> GameText:
+    """One game: optional front matter, then movetext. ``game``: whose words an error
+    speaks (None: the Featured Game's, before a record has said its game)."""
+    return _parse(text, "game", line_offset, game)
 
 
-def parse_movetext(text: str, line_offset: int = 0) -> GameText:
-    """Movetext alone (no front matter), e.g. the turns in a player's email."""
-    return _parse(text, "movetext", line_offset)
+def parse_movetext(text: str, line_offset: int = 0, game: Game | None = None) -> GameText:
+    """Movetext alone (no front matter), e.g. the turns in a player's email; an error
+    speaks ``game``'s words."""
+    return _parse(text, "movetext", line_offset, game)
 
 
 def _fast(text: str, start: str) -> Any:
@@ -267,14 +333,14 @@ def _fast(text: str, start: str) -> Any:
         return FAILED
 
 
-def _parse(text: str, start: str, line_offset: int) -> GameText:
+def _parse(text: str, start: str, line_offset: int, game: Game | None = None) -> GameText:
     transformer().line_offset = line_offset
     try:
         result = _fast(text, start)
         if result is FAILED:  # lark's own parse, which raises its own error
             result = parser().parse(text, start=start)
     except UnexpectedInput as exc:
-        raise notation_error(exc, text, line_offset) from None
+        raise notation_error(exc, text, line_offset, game) from None
     except PbemError:
         raise
     except VisitError as exc:  # pragma: no cover - callbacks raise PbemError only

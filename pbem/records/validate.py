@@ -18,6 +18,7 @@ from pbem.errors import PbemError, Span
 from pbem.notation.parse import parse_game
 from pbem.records.reader import GameSource
 from pbem.records.replay import GameError, Replay, replay_game
+from pbem.rules.game import Game
 
 _ENTRY_START = re.compile(r"(?m)(?:^|(?<=\s)|(?<=,))\d+\.")
 
@@ -70,28 +71,57 @@ def validate_source(
 def _replay_prefix(
     source: GameSource, error: PbemError, strict: bool, default_ruleset: Any
 ) -> Replay:
-    """Replay the game up to the entry where the syntax error is, then report the error."""
+    """Replay the game up to the entry where the syntax error is, then report the error.
+
+    An error after the entry's ``/`` is in Black's half: White's half is replayed too, so
+    the error names Black's turn. The error is worded again in the game's own words once
+    the front matter has said which game it is."""
     replay: Replay | None = None
     cut = _offset(source.text, error.span, source.first_line) if error.span else None
     if cut is not None:
         starts = [m.start() for m in _ENTRY_START.finditer(source.text, 0, cut)]
         if starts:
-            try:
-                prefix = parse_game(source.text[: starts[-1]], line_offset=source.first_line - 1)
-                replay = replay_game(
-                    prefix, strict=strict, default_ruleset=default_ruleset,
-                    base=record_folder(source.path),
-                )
-            except PbemError:
-                replay = None
+            replay = _replay_upto(source, starts[-1], strict, default_ruleset)
+            slash = source.text.rfind("/", starts[-1], cut)
+            if slash >= 0 and replay is not None and replay.error is None:
+                white = _replay_upto(source, slash, strict, default_ruleset)
+                if white is not None and white.error is None:
+                    replay = white
     if replay is None:
         replay = Replay(headers={}, ruleset=None)
     if replay.error is None:
         turn = None
         if replay.final is not None:
             turn = replay.final.turn_label()
+        if replay.ruleset is not None:
+            error = _in_game_words(source, error, replay.game)
         replay.error = GameError(error.message, error.code, error.span, turn, None)
     return replay
+
+
+def _replay_upto(
+    source: GameSource, end: int, strict: bool, default_ruleset: Any
+) -> Replay | None:
+    """The game's text up to ``end``, replayed; None if that text does not parse."""
+    try:
+        prefix = parse_game(source.text[:end], line_offset=source.first_line - 1)
+    except PbemError:
+        return None
+    return replay_game(
+        prefix, strict=strict, default_ruleset=default_ruleset,
+        base=record_folder(source.path),
+    )
+
+
+def _in_game_words(source: GameSource, error: PbemError, game: Game) -> PbemError:
+    """``error`` (read before the record said its game) as ``game`` words it: its own
+    examples, its own pieces."""
+    try:
+        parse_game(source.text, line_offset=source.first_line - 1, game=game)
+    except PbemError as exc:
+        if exc.span == error.span:
+            return exc
+    return error
 
 
 def record_folder(path: str) -> Path | None:

@@ -11,6 +11,7 @@ from pbem.referee.mailer import END_WORDS, NOTED_ENDS
 from pbem.referee.refusal import Refusal
 from pbem.referee.store import conditions, games
 from pbem.referee.store.games import load_game, record_text
+from pbem.referee.tournament import crosstable_for_game, game_over
 from pbem.referee.unit import Unit
 from pbem.rules.registry import game_of
 
@@ -92,4 +93,5 @@ def commit(unit: Unit) -> None:
         else:  # the game's own ending on the board
             how = game_of(game.position).end_words_after(
                 game.position, unit.turns[-1].label if unit.turns else None)
-        mailer.results(game, how, inc, row)
+        mailer.results(game, how, inc, row, event=crosstable_for_game(conn, game.id))
+        game_over(conn, mailer, unit.now, game.id)  # a game of an event: the next round

@@ -313,6 +313,11 @@ SCHEMA = Section({
         "max_open": Key(Whole(0, 1000, 3)),
         "max_games": Key(Whole(1, 10000, 10)),
     })),
+    # issue 26: who may enter an event by mail ('join NAME'): anyone with a key, or only
+    # addresses that play or played a game here
+    "tournaments": Key(Section({
+        "entries": Key(Text("anyone", choices=("anyone", "known"))),
+    })),
     "observers": Key(Flag(True)),
     "digest_hour": Key(Whole(0, 23, 18)),
     "case_repairs": Key(Flag(False)),

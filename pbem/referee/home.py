@@ -107,6 +107,8 @@ challenges:
   max_open: 3             # open challenges per player
   max_games: 10           # games in play per player
 observers: true           # any known player may observe any game
+tournaments:
+  entries: anyone         # 'join EVENT' by mail: anyone with a key; known: players only
 digest_hour: 18           # UTC hour from which `pbem tick` sends the daily digests
 case_repairs: false       # true: play 'bh2' as 'Bh2' (said in the report); never i for l
 public_messages: false    # true: a finished game's public record keeps the players' 'say'

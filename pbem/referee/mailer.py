@@ -52,9 +52,10 @@ END_WORDS = {
     "draw": "drawn by agreement",
     "time": "{side} lost on time",
     "adjudicated": "adjudicated by the referee",
+    "withdrew": "{side} withdrew from the event",
 }
 #: endings that are not on the board: the record gets an 'end' entry with the snapshot
-NOTED_ENDS = ("resigned", "agreement", "draw", "time", "adjudicated")
+NOTED_ENDS = ("resigned", "agreement", "draw", "time", "adjudicated", "withdrew")
 
 SUBJECT_WIDTH = 60
 
@@ -281,6 +282,15 @@ class Mailer:
         body = letter("notice", player=p.name, text=text, next=next_words(game))
         self.queue(self.to(game, p, kind, subject, body), row)
 
+    def tell_address(self, email: str, subject: str, text: str, *, kind: str = "notice",
+                     name: str | None = None) -> None:
+        """A mail about the player rather than one game (his games of an event), with his
+        account key, so that a reply to it may act for him (``standings``, ``withdraw``)."""
+        token = accounts.ensure_account(self.conn, email)
+        body = letter("reply", player=name or email,
+                      sections=[{"title": subject, "text": text}])
+        self.queue(self.to_address(kind, email, subject, body, token=token), None)
+
     def reminder(self, game: Game, p: Player, first: bool, deadline: datetime) -> None:
         if delivery.unsubscribed(self.conn, p.email, "reminder", game.id):
             games.log(self.conn, game.id, "not-sent", f"reminder to {p.title}: unsubscribed")
@@ -306,8 +316,10 @@ class Mailer:
         what = ", ".join(t.lower() for t, _ in sections)
         self.queue(self.to(game, p, "reply", what, body, inc=inc, auto="auto-replied"), row)
 
-    def results(self, game: Game, how: str, inc: Incoming | None, row: int | None) -> None:
-        """The end of the game to both players, with their ratings after it."""
+    def results(self, game: Game, how: str, inc: Incoming | None, row: int | None,
+                event: str | None = None) -> None:
+        """The end of the game to both players, with their ratings after it (and the
+        crosstable of its event, ``event``, when it is a game of one)."""
         pos = game.position
         ratings = report_line(self.conn, game, self.options.ratings)
         for p in game.players.values():
@@ -315,7 +327,7 @@ class Mailer:
                 "result", player=p.name, game_id=game.id, title=game.name,
                 how=how, result=game.result, result_words=result_words(game.result),
                 score=game_of(pos).score(pos), board=render_text(pos, flip=p.flip),
-                record=game.record, ratings=ratings,
+                record=game.record, ratings=ratings, event=event,
             )
             subject = f"game over, {game.result} ({result_words(game.result)})"
             self.queue(self.to(game, p, "result", subject, body, inc=inc), row)

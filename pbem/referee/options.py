@@ -24,6 +24,8 @@ class Options:
     vacation: VacationRules = VacationRules()
     #: a challenge (or any mail) from an address the referee does not know registers it
     open_registration: bool = False
+    #: who may enter an event by mail: 'anyone' (with a key) or 'known' (plays or played)
+    tournament_entries: str = "anyone"
     #: open challenges a player may have made at once
     max_open_challenges: int = 3
     #: games in play a player may have at once (challenges are refused beyond it)
@@ -94,6 +96,7 @@ def load_options(config: Config) -> Options:
         public_messages=_bool(extra.get("public_messages", False),
                               config.at("public_messages")),
         rated=_bool(extra.get("rated", True), config.at("rated")),
+        tournament_entries=str((extra.get("tournaments") or {}).get("entries") or "anyone"),
         ratings=rating_settings(extra.get("ratings")),
     )
 

@@ -54,15 +54,22 @@ ARGUMENT_COMMANDS: dict[str, re.Pattern[str]] = {
     "unobserve": re.compile(r"unobserve (game )?[g#]?\d+"),
     "name": re.compile(r"name \S.{0,99}"),
     "timezone": re.compile(r"(timezone|time zone|tz) [a-z0-9_+/-]{1,64}"),
+    # issue 26: an event by its name (after 'withdraw challenge N', which stays its own)
+    "join": re.compile(r"join \S.{0,79}"),
+    "withdraw": re.compile(r"withdraw \S.{0,79}"),
+    "standings": re.compile(r"standings \S.{0,79}"),
 }
 _NUMBER = re.compile(r"#\s*(\d+)")
 # the start of a turn in any game's notation (the neutral syntax): a move ("Pc10g10",
 # "Eb2b5e5", "Eh11off"), a placement ("Bh11", "Eb5"), a Rearrangement or a Power
 # sacrifice ("Rh5(", "Sg4("), or a pass; a piece letter written small ("bh2") is read
-# too, so that the referee can offer the turn meant
+# too, so that the referee can offer the turn meant; a square off the board ("Em2e5") and
+# a piece that never moves written moving ("Be5e6") are read too, so that the refusal
+# names what is wrong, as ``pbem validate`` does, rather than "no orders found"
 _NOTATION = re.compile(
     r"^(\d+\s*(\.|…)|[PEpe][a-lA-L1](1[0-2]|[1-9lI])([a-lA-L1]|off)|"
-    r"[BPEbpe][a-lA-L1](1[0-2]|[1-9])\b|[RS][a-lA-L1](1[0-2]|[1-9])\s*\(|pass\s*$)",
+    r"[BPEbpe][a-lA-L1](1[0-2]|[1-9])\b|[RS][a-lA-L1](1[0-2]|[1-9])\s*\(|pass\s*$|"
+    r"[BPEbpe][a-zA-Z]\d{1,2}([a-zA-Z]\d|off|\(|\b))",
 )
 # no two "\s*" side by side, no "[^\]]*" that runs over the next "[": linear on any subject
 _SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)(?:\s*\[\d+\])?\s*:\s*)+", re.I)

@@ -7,7 +7,6 @@ a turn; nothing is replayed from the start.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -19,6 +18,7 @@ from pbem.notation.write import entry_of
 from pbem.records.replay import GameError, PlayedTurn, replay_turn
 from pbem.rules.game import GamePosition
 from pbem.rules.pieces import Side
+from pbem.rules.registry import game_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ def play_turn(
     if not stripped[:1].isdigit():
         prefix = entry_line(*entry_of(number, side, ""))  # "7." or "7..."
     try:
-        game = parse_movetext(prefix + stripped)
+        game = parse_movetext(prefix + stripped, game=game_of(position))
     except PbemError as exc:
         return TurnOutcome(None, GameError(exc.message, exc.code, _shift(exc.span, len(prefix))))
     entries = [i for i in game.items if isinstance(i, EntryText)]
@@ -103,16 +103,49 @@ def play_turn(
     return TurnOutcome(replay.turns[-1], None, warnings)
 
 
-#: a piece letter written small, or a file letter written as a capital (``bh2``, ``PL1L6``)
-_SMALL_PIECE = re.compile(r"(?<![A-Za-z])([bper])(?=[a-lA-L](?:1[0-2]|[1-9]))")
-_CAPITAL_FILE = re.compile(r"([A-L])(?=(?:1[0-2]|[1-9]))")
+#: where an action or an event starts: a piece letter may follow
+_ACTION_START = frozenset(" \t,;(/.x+…")
 
 
 def case_fixed(text: str) -> str:
-    """``text`` with piece letters as capitals and file letters small: the turn a player
-    who only slipped on the shift key meant."""
-    fixed = _SMALL_PIECE.sub(lambda m: m.group(1).upper(), text)
-    return _CAPITAL_FILE.sub(lambda m: m.group(1).lower(), fixed)
+    """``text`` with piece letters as capitals, file letters small and facings capitals:
+    the turn a player who only slipped on the shift key (or wrote all in small letters,
+    ``eb2e2e5b5b8(xea9)``) meant.
+
+    One pass, each letter judged by its neighbours: a letter followed by a digit is a file
+    (small); one followed by a file and a digit where an action or event starts is a piece
+    (a capital, like ``x`` and ``+`` before it stay small); one right after a square's
+    digits and before the end of an event is a facing (a capital); ``off`` and ``pass``
+    stay as they are."""
+    out = list(text)
+    n = len(text)
+    i = 0
+    while i < n:
+        c = text[i]
+        if not c.isalpha():
+            i += 1
+            continue
+        low = text[i : i + 4].lower()
+        if low.startswith("off") and i > 0 and text[i - 1].isdigit():
+            out[i : i + 3] = "off"
+            i += 3
+            continue
+        if low == "pass" and (i == 0 or not text[i - 1].isalnum()):
+            i += 4
+            continue
+        nxt = text[i + 1] if i + 1 < n else ""
+        after = text[i + 2] if i + 2 < n else ""
+        start = i == 0 or text[i - 1] in _ACTION_START
+        if nxt.isdigit():
+            out[i] = c.lower()  # a file
+        elif c in "xX" and start and nxt.isalpha() and after.isalpha():
+            out[i] = "x"  # a piece taken: x, its letter, its square
+        elif start and nxt.isalpha() and after.isdigit():
+            out[i] = c.upper()  # a piece letter (or R, S) before its square
+        elif i > 0 and text[i - 1].isdigit() and not nxt.isalnum():
+            out[i] = c.upper()  # a facing after the square
+        i += 1
+    return "".join(out)
 
 
 def _repairs(outcome: TurnOutcome) -> list[Diagnostic]:
@@ -148,14 +181,28 @@ def live_turn(
             if case_repairs:
                 note = f"{text.strip()!r}, read as {meant!r} (letter case only)"
                 return TurnOutcome(slip.played, None, slip.warnings, (note,))
-            why = "pieces are written as capitals (B P E R) and files as small letters (a to l)"
-            return TurnOutcome(None, _offer(why, meant, outcome, repairs))
+            return TurnOutcome(None, _offer(_case_words(position), meant, outcome, repairs))
+        if (slip.error is not None and outcome.error is not None
+                and outcome.error.code.startswith("notation.")
+                and not slip.error.code.startswith("notation.")):
+            # unreadable as written, readable with capitals: say so, and why even that
+            # turn cannot be played, rather than what the grammar expected
+            e = slip.error
+            return TurnOutcome(None, GameError(
+                f"{_case_words(position)}. Did you mean {fixed.strip()}? Written so, it "
+                f"cannot be played either: {e.message}",
+                e.code, outcome.error.span, e.turn, e.action, e.options))
     if outcome.error is not None:
         return outcome
     assert outcome.played is not None
     first = repairs[0]
     why = first.notes[0] if first.notes else f"{first.message}, which is only a guess"
     return TurnOutcome(None, _offer(why, canonical_text(outcome.played), outcome, repairs))
+
+
+def _case_words(position: GamePosition) -> str:
+    return (f"pieces are written as capitals ({game_of(position).letters_words()}) "
+            "and files as small letters (a to l)")
 
 
 def _offer(why: str, meant: str, outcome: TurnOutcome, repairs: list[Diagnostic]) -> GameError:

@@ -15,6 +15,8 @@ from pbem.records.replay import GameError
 from pbem.referee.play import play_turn
 from pbem.render.legal_text import legal_listing
 from pbem.rules.game import GamePosition, Phase
+from pbem.rules.geometry import parse_square
+from pbem.rules.registry import game_of
 
 #: at most this many legal moves of a piece are listed with a refusal
 FEW = 10
@@ -60,7 +62,8 @@ def _moves_of(position: GamePosition, action: str) -> str:
     moves = legal_listing(position)["moves"].get(square)
     if not moves or len(moves) > FEW:
         return ""
-    kind = "Power" if moves[0].startswith("P") else "Enforcer"
+    piece = position.board[parse_square(square)]
+    kind = game_of(position).piece_name(piece) if piece is not None else "piece"
     return f". The {kind} on {square} can move: {', '.join(moves)}"
 
 

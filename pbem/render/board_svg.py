@@ -31,7 +31,8 @@ from svgwrite.base import BaseElement
 
 from pbem.notation.format import format_action
 from pbem.records.replay import PlayedTurn
-from pbem.rules.game import Game, GamePosition, Mark, Phase
+from pbem.render.board_words import board_alt, board_words
+from pbem.rules.game import Game, GamePosition, Mark
 from pbem.rules.geometry import (
     CENTER,
     FILES,
@@ -63,13 +64,18 @@ NEUTRAL = "#f6f4ee"
 #: realm tints by controlling side: warm for White, cool (and hatched) for Black
 TINT = {Side.WHITE: "#f5e2a0", Side.BLACK: "#c3cfe0"}
 HATCH = "#7f91ab"
-ACCENT = "#d9480f"  # the last turn: arrows, outlines, event marks
+ACCENT = "#a83208"  # the last turn: arrows, outlines, event marks (3:1 on every tint, also
+#: to deuteranopes and protanopes: tests/render/test_colour_vision.py)
 
 #: what each side's pieces look like: light fill and dark line, or the reverse
 SIDE_STYLE = {
     Side.WHITE: {"fill": PAPER, "stroke": INK},
     Side.BLACK: {"fill": INK, "stroke": "#f0f0f0"},
 }
+#: Black's pieces also carry a light dot in their middle: the sides differ by a mark, not
+#: by colour alone (a reader who cannot tell the fills apart still sees the dot)
+DOT = "#f0f0f0"
+DOT_R = 0.085 * SQUARE
 
 
 def _n(x: float) -> str:
@@ -308,18 +314,39 @@ def _piece(dwg: svgwrite.Drawing, game: Game, piece: object, sq: int, flip: bool
     return dwg.circle((_n(cx), _n(cy)), _n(0.3 * SQUARE), class_=cls, data_square=name)
 
 
+def _dot_at(game: Game, piece: object, sq: int, flip: bool) -> tuple[float, float]:
+    """Where Black's dot sits: the middle of the piece's shape (a triangle's is behind
+    the square's middle, an immobilised one's above its bar)."""
+    cx, cy = _middle(sq, flip)
+    style = game.pieces.style(piece.kind.value)  # type: ignore[attr-defined]
+    if style.shape != "triangle":
+        return cx, cy
+    facing = game.facing_of(piece)
+    if facing == "U":
+        return cx, cy - 0.08 * SQUARE + 0.05 * SQUARE
+    dx, dy = _screen_facing(facing or "N", flip)
+    return cx - dx * 0.05 * SQUARE, cy - dy * 0.05 * SQUARE
+
+
 def _pieces(dwg: svgwrite.Drawing, position: GamePosition, flip: bool) -> BaseElement:
-    """Pieces grouped by side, the side's colours set once on its group."""
+    """Pieces grouped by side, the side's colours set once on its group; then the dots
+    that mark Black's pieces (``DOT``)."""
     group = dwg.g(id="pieces", stroke_width="1.5", stroke_linejoin="round")
     sides = {side: dwg.g(id=f"pieces-{side.key}", **SIDE_STYLE[side]) for side in Side}
+    dots = dwg.g(id="black-dots", fill=DOT, stroke="none")
     board = position.board
     game = game_of(position)
     for sq in SQUARES:
         piece = board[sq]
         if piece is not None:
             sides[piece.side].add(_piece(dwg, game, piece, sq, flip))
+            if piece.side is Side.BLACK:
+                x, y = _dot_at(game, piece, sq, flip)
+                dots.add(dwg.circle((_n(x), _n(y)), _n(DOT_R), class_="side-mark",
+                                    data_square=square_name(sq)))
     for side in Side:
         group.add(sides[side])
+    group.add(dots)
     return group
 
 
@@ -425,7 +452,7 @@ def _last_turn(
     numbered = sum(any(m.kind == "path" for m in ms) for ms in per_action) > 1
     marks = dwg.g(id="events")
     over = dwg.g(id="last-turn", data_turn=last.label)
-    arrows = dwg.g(id="arrows", fill=ACCENT, stroke=PAPER, stroke_width="1", opacity="0.85")
+    arrows = dwg.g(id="arrows", fill=ACCENT, stroke=PAPER, stroke_width="1")
     numbers = dwg.g(
         id="move-numbers",
         fill=ACCENT,
@@ -508,6 +535,9 @@ def _off_board(dwg: svgwrite.Drawing, counts: dict[Side, int], flip: bool) -> Ba
         pile = dwg.g(class_=f"off {side.key}", data_count=str(n), **SIDE_STYLE[side])
         for i in range(n):
             pile.add(dwg.circle((_n(x), _n(y + sign * (16 + i * 14))), "6"))
+            if side is Side.BLACK:
+                pile.add(dwg.circle((_n(x), _n(y + sign * (16 + i * 14))), "2", fill=DOT,
+                                    stroke="none", class_="side-mark"))
         group.add(pile)
         group.add(dwg.text(f"off {n}", insert=(_n(x), _n(y + 4)), fill=INK))
     return group
@@ -515,29 +545,15 @@ def _off_board(dwg: svgwrite.Drawing, counts: dict[Side, int], flip: bool) -> Ba
 
 # -- words -------------------------------------------------------------------------
 def describe(position: GamePosition, last: PlayedTurn | None = None) -> str:
-    """The position in words, for screen readers and for anyone without the picture."""
-    game = game_of(position)
-    if position.phase is Phase.OVER:
-        state = f"Game over, {position.result}."
-    elif position.phase is Phase.SETUP:
-        state = f"Set-up, {position.to_move.title} to place."
-    else:
-        state = f"{position.to_move.title} to move."
-    words = [state, *game.position_words(position)]
-    beside = game.off_board(position)
-    if beside:
-        counts = ", ".join(f"{side.title} {n}" for side, n in sorted(beside.items()))
-        words.append(f"Off the board: {counts}.")
+    """The board's description for screen readers (its ``<desc>``): every piece Realm by
+    Realm (``board_words``), then the last turn as written."""
+    words = board_words(position).lines()
     if last is not None:
         if len(last.resolved) == 1 and isinstance(last.resolved[0].canonical(), PassText):
             words.append(f"Last turn {last.label}: {last.side.title} passed.")
         else:
             text = ",".join(format_action(r.canonical()) for r in last.resolved)
             words.append(f"Last turn {last.label}: {text}.")
-        for r in last.resolved:  # an event that carries a result ended the game
-            for ev in r.events:
-                if getattr(ev, "result", None):
-                    words.append(f"The game ended: {ev.result}.")
     return " ".join(words)
 
 
@@ -552,9 +568,11 @@ def render_svg(
 ) -> str:
     """The board as SVG text: ``last`` draws that turn (it should be the turn that led
     to ``position``), ``flip`` shows Black's view (a1 top-right), ``size`` sets the
-    width and height in pixels (else the picture scales to its container)."""
+    width and height in pixels (else the picture scales to its container). Its
+    ``<title>`` is the alt text (``board_alt``) unless ``title`` is given, its ``<desc>``
+    the pieces Realm by Realm (``describe``)."""
     if title is None:
-        title = f"Realm: the position after {last.label}" if last is not None else "Realm board"
+        title = board_alt(position, last, flip=flip)
     off = game_of(position).off_board(position)
     dwg = _drawing(size, OFF_STRIP if off else 0)
     dwg.update({"role": "img", "aria-labelledby": "board-title board-desc"})

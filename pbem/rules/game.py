@@ -247,6 +247,29 @@ class PieceTable:
 
 
 @dataclass(frozen=True, slots=True)
+class NotationWords:
+    """A game's own examples of its notation, for its errors and hints.
+
+    Every error about how a turn is written shows the forms of the game being played:
+    a Medieval player told "a move like 'Pc10g10'" or "a Rearrangement like 'Rh5(...)'"
+    learns a notation his game has not got. An empty example: the game has no such form
+    (Classic has no Rearrangement, no piece of Oriental Realm points a way).
+    """
+
+    move: str = "Pc10g10"
+    placement: str = "Bh11"
+    #: a piece taken or dislodged, in an event list
+    taken: str = "xBb5 or xEa7"
+    #: a piece brought onto a Center (a rescue, a replacement), in an event list
+    brought: str = "+Ea4"
+    #: an Enforcer with its facing, where pieces point
+    facing: str = "Eg12S"
+    rearrangement: str = "Rh5(...)"
+    #: the letters of pieces that never move once placed (the Featured Game's Base)
+    fixed: str = "B"
+
+
+@dataclass(frozen=True, slots=True)
 class Mark:
     """One thing the SVG draws for the last turn.
 
@@ -296,6 +319,13 @@ class Game(ABC):
     #: the referee's help by mail: (command, what it does) examples of the game's own
     #: notation; empty: the Featured Game's
     mail_examples: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: the game's own examples of each notation form, for its errors (the default: the
+    #: Featured Game's)
+    notation_words: ClassVar[NotationWords] = NotationWords()
+
+    def letters_words(self) -> str:
+        """The game's piece letters in words: ``"P for a Duke, E for a Man"``."""
+        return join_words([f"{s.letter} for {with_article(s.name)}" for s in self.pieces.styles])
 
     # -- rulesets ---------------------------------------------------------------
     @abstractmethod
@@ -562,6 +592,12 @@ class Game(ABC):
             return (Mark("path", tuple(parse_square(s.text) for s in text.squares)),)
         return ()
 
+    def piece_words(self, piece: Piece, square: int) -> str:
+        """One piece where it stands, as the turn reports name it: 'a Frog on e5' (the
+        boards' descriptions for screen readers list every piece so, Realm by Realm)."""
+        name = self.pieces.style(piece.kind.value).name
+        return f"{with_article(name)} on {SQUARE_NAMES[square]}"
+
     def position_words(self, position: Any) -> list[str]:
         words = []
         for side in Side:
@@ -612,7 +648,11 @@ def join_words(parts: Sequence[str]) -> str:
 
 
 def with_article(words: str) -> str:
-    """'a Base', 'an Enforcer'."""
+    """'a Base', 'an Enforcer', 'an HQ' (an initialism is read letter by letter: H is
+    'aitch')."""
+    first = words.split(" ", 1)[0]
+    if len(first) > 1 and first.isupper():
+        return ("an " if first[0] in "AEFHILMNORSX" else "a ") + words
     return ("an " if words[0] in "aeiouAEIOU" else "a ") + words
 
 

@@ -10,7 +10,7 @@
   var board = document.getElementById("board");
   // the colours of pbem/render/board_svg.py, so the viewer looks like the SVG boards
   var NEUTRAL = "#f6f4ee", WHITE_TINT = "#f5e2a0", BLACK_TINT = "#c3cfe0", HATCH = "#7f91ab";
-  var ACCENT = "#d9480f", INK = "#222222";
+  var ACCENT = "#a83208", INK = "#222222";
   var current = 0, flipped = false;
 
   function el(name, attrs, parent) {

@@ -27,12 +27,13 @@ LAYERS: dict[str, int] = {
     "sources": 4, "imap_source": 4, "posting": 4, "operator_notice": 4,
     "bounces": 1, "deadline_ics": 1,
     "mailer": 5, "starting": 6, "reach": 6, "unsubscribe": 6, "first_look": 6,
-    "unit": 7, "commit": 8,
+    "unit": 7, "tournament": 7, "commit": 8, "tournament_play": 9,
     "registry": 9,
     "commands": 10,
     "service": 11,
     "timed": 12, "operator": 12,
-    "cli": 13, "site_commands": 13, "ratings_command": 13, "club_ratings": 4,
+    "cli": 13, "site_commands": 13, "ratings_command": 13,
+    "tournament_cli": 13, "club_ratings": 4,
 }
 
 

@@ -392,11 +392,14 @@ def test_title_and_description_for_screen_readers():
     title, desc = root.find(NS + "title"), root.find(NS + "desc")
     assert root.get("role") == "img"
     assert root.get("aria-labelledby").split() == [title.get("id"), desc.get("id")]
-    assert title.text == "Realm: the position after 11w"
+    # the title is the alt text: the turn shown, what it did, whose turn, the score
+    assert title.text.startswith("The board after 11w. Turn 11w: White's Power from j7 to j10 ")
+    assert title.text.endswith("Black to move (turn 11b). Realms: White 8, Black 6.")
+    # the description walks the pieces Realm by Realm, in the turn reports' words
     words = desc.text
-    assert words.startswith("Black to move.")
-    assert "White: Bases" in words and "a7 immobilised" in words and "c12 pointing South" in words
-    assert "Realms controlled: White 8, Black 6." in words
+    assert words.startswith("The b2 Realm, held by Black: Black has a Base on b2.")
+    assert "White has an immobilised Enforcer on a7" in words
+    assert "an Enforcer on c12 pointing South" in words
     assert "Last turn 11w: Pj7j10(Bk11),Pl9c9,El7a7(xBb8,xEa7)." in words
 
 
@@ -416,8 +419,9 @@ def test_size_sets_pixels_else_the_board_scales():
 
 def test_setup_position_words():
     t = turn(SETUP_LABEL)
-    desc = parse(render_svg(t.after, last=t)).find(NS + "desc").text
-    assert desc.startswith("Set-up, White to place.")
+    root = parse(render_svg(t.after, last=t))
+    assert "White to place a Power (turn 6w)." in root.find(NS + "title").text
+    assert root.find(NS + "desc").text.endswith("Last turn 5b: Pd6.")
 
 
 def test_centers_and_pieces_agree_with_geometry():

@@ -15,6 +15,7 @@ from pbem.referee.commands import (  # noqa: F401  (each registers itself)
     profile,
     say,
     takeback,
+    tournaments,
     turn,
     vacation,
 )

@@ -347,6 +347,53 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         """,
     ),
+    (
+        "0012-tournaments",
+        """
+        -- issue 26: events of many games. A tournament's entries, then its schedule: each
+        -- board a game of the referee's (or a bye); the results are the games' own
+        CREATE TABLE tournaments (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            ruleset TEXT NOT NULL,                    -- a preset's name
+            format TEXT NOT NULL,                     -- round-robin | double-round-robin | swiss
+            rounds INTEGER,                           -- a Swiss event's number of rounds
+            division_size INTEGER,                    -- a round robin's largest division
+            clock TEXT,                               -- clock.format_settings text, or NULL
+            rated INTEGER NOT NULL DEFAULT 1,
+            public_delay INTEGER,                     -- turns the site holds back, or NULL
+            ends_at REAL,                             -- after it, the organiser adjudicates
+            webhook TEXT,                             -- where the event's news is posted
+            status TEXT NOT NULL DEFAULT 'entries',   -- entries | running | finished
+            created_at REAL NOT NULL,
+            started_at REAL,
+            finished_at REAL
+        );
+        CREATE TABLE tournament_entries (
+            tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+            number INTEGER NOT NULL,                  -- the order of entry, from 1
+            email TEXT NOT NULL,
+            name TEXT,                                -- the name given with the entry
+            rating REAL,                              -- the rating at the start (seeding)
+            division INTEGER,                         -- from 1, set at the start
+            seed INTEGER,                             -- the starting number in the division
+            withdrawn_at REAL,
+            PRIMARY KEY (tournament_id, number),
+            UNIQUE (tournament_id, email)
+        );
+        CREATE TABLE tournament_boards (
+            tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+            division INTEGER NOT NULL,
+            round INTEGER NOT NULL,
+            board INTEGER NOT NULL,                   -- 0: a bye
+            white INTEGER NOT NULL,                   -- seeds in the division
+            black INTEGER,                            -- NULL: a bye
+            game_id INTEGER UNIQUE REFERENCES games(id),
+            PRIMARY KEY (tournament_id, division, round, white)
+        );
+        CREATE INDEX tournament_boards_game ON tournament_boards(game_id);
+        """,
+    ),
 )
 
 

@@ -22,6 +22,7 @@ from pbem.rules.game import (
     ALTERNATIVES,
     END_WORDS,
     Mark,
+    NotationWords,
     Phase,
     PieceMoves,
     PieceStyle,
@@ -186,6 +187,10 @@ class ClassicGame(MoveTurnGame):
         ("12.Eb5b8", "a number in front is checked (12. White, 12... Black)"),
         ("Eb5b8,Ee5e8", "a double move (option double_moves)"),
         ("Eb5", "a placement (option setup: placement)"),
+    )
+    notation_words: ClassVar[NotationWords] = NotationWords(
+        move="Eb5b8", placement="Eb5", taken="xEc7", brought="+Ea4", facing="",
+        rearrangement="", fixed="",
     )
 
     # -- rulesets ---------------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from pbem.rules.classic.game import ClassicGame
 from pbem.rules.classic.position import Position
 from pbem.rules.classic.ruleset import OPTION_HELP, Ruleset
-from pbem.rules.game import PieceStyle, PieceTable, SideTable
+from pbem.rules.game import NotationWords, PieceStyle, PieceTable, SideTable
 from pbem.rules.medieval.variant import MEDIEVAL_RULES
 from pbem.rules.pieces import Kind, Side
 
@@ -36,6 +36,10 @@ class MedievalGame(ClassicGame):
         ("Eh8h11off", "lands on a friend on h11, goes on off the board"),
         ("12.Eb5b8", "a number in front is checked (12. White, 12... Black)"),
         ("Pe2", "a placement (option setup: placement)"),
+    )
+    notation_words: ClassVar[NotationWords] = NotationWords(
+        move="Eb5b8", placement="Pe2", taken="xEd4", brought="+Ed7", facing="",
+        rearrangement="", fixed="",
     )
 
     def option_range(self, option: str) -> str:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from pbem.errors import Diagnostic, RuleError
 from pbem.rules.game import (
     Mark,
+    NotationWords,
     Phase,
     PieceMoves,
     PieceStyle,
@@ -137,6 +138,10 @@ class ModernGame(MoveTurnGame):
             PieceStyle("P", "Counter-Agent", "Counter-Agents", "diamond", "P"),
             PieceStyle("E", "Agent", "Agents", "disc", "E"),
         )
+    )
+    notation_words: ClassVar[NotationWords] = NotationWords(
+        move="Ed4d9", placement="Eb5", taken="xEa9", brought="", facing="",
+        rearrangement="", fixed="B",
     )
 
     # -- rulesets -----------------------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from pbem.errors import RuleError
 from pbem.rules.game import (
+    NotationWords,
     Phase,
     PieceMoves,
     PieceStyle,
@@ -101,6 +102,10 @@ class OrientalGame(MoveTurnGame):
             PieceStyle("P", "Emperor", "Emperors", "crown", "P"),
             PieceStyle("E", "Mandarin", "Mandarins", "disc", "E"),
         )
+    )
+    notation_words: ClassVar[NotationWords] = NotationWords(
+        move="Ed4d9", placement="Eb5", taken="", brought="", facing="", rearrangement="",
+        fixed="",
     )
 
     # -- rulesets -----------------------------------------------------------------------

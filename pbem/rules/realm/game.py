@@ -474,6 +474,9 @@ class FeaturedGame(Game):
                 marks.append(Mark("badge", (ev.square,), f"created {kind}", "+"))
         return tuple(marks)
 
+    def piece_words(self, piece: Any, square: int) -> str:
+        return words.piece_on(piece, square)
+
     def position_words(self, position: Position) -> list[str]:
         return [
             words.pieces_words(position, Side.WHITE),
