@@ -1,8 +1,9 @@
 """The LALR parser, built once per process from ``grammar/realm.lark``.
 
-The transformer runs inside the parser (no parse tree is built), and lark caches
-the built tables on disk keyed by the grammar's hash, which keeps the cold start
-of ``pbem validate`` short.
+Its terminals are read by ``pbem.notation.lexer`` (lark's public custom-lexer
+interface); the transformer runs inside the parser (no parse tree is built), and lark
+caches the built tables on disk keyed by the grammar's hash, which keeps the cold
+start of ``pbem validate`` short.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from lark import Lark
 
-from pbem.notation.lalr import Loop, checked
+from pbem.notation.lexer import RealmLexer
 from pbem.notation.transform import ToSyntax
 from pbem.resources import grammar_path
 
@@ -42,6 +43,7 @@ def _built() -> tuple[Lark, ToSyntax]:
     lark = Lark(
         grammar,
         parser="lalr",
+        lexer=RealmLexer,
         start=START_RULES,
         maybe_placeholders=False,
         transformer=transformer,
@@ -55,23 +57,17 @@ def parser() -> Lark:
     return _built()[0]
 
 
-@functools.cache
-def loop() -> Loop | None:
-    """``parser()``'s tables driven by one tight loop; None if this lark's build is one it
-    does not know (then every parse goes through lark)."""
-    return checked(parser(), transformer())
-
-
 def transformer() -> ToSyntax:
     """The transformer inside ``parser()``; set its ``line_offset`` before parsing."""
     return _built()[1]
 
 
 def build_strict() -> Lark:
-    """A fresh parser in lark's strict mode: fails on any terminal collision or conflict."""
+    """A fresh parser in lark's strict mode: fails on any conflict."""
     return Lark(
         grammar_path().read_text(encoding="utf-8"),
         parser="lalr",
+        lexer=RealmLexer,
         start=START_RULES,
         maybe_placeholders=False,
         strict=True,

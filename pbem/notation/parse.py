@@ -21,10 +21,9 @@ from lark.exceptions import (
 )
 
 from pbem.errors import NotationError, PbemError, Span
-from pbem.notation.grammar import loop, parser, transformer
-from pbem.notation.lalr import FAILED
+from pbem.notation.grammar import parser, transformer
+from pbem.notation.lexer import MAX_DEPTH, Reading, Scanner, Syntax, is_square, square_end
 from pbem.notation.syntax import GameText
-from pbem.notation.transform import SQUARE_PATTERN
 from pbem.rules.game import Game, NotationWords, with_article
 
 #: what each terminal is, in words; ``{move}`` and the like: the game's own examples
@@ -58,6 +57,9 @@ _WORDS = {
     "LABEL": "a label like 'Set-up:'",
     "LIST_MARKER": "'-'",
     "FRONT_MATTER": "front matter between '---' lines",
+    "MARK": "a mark (! ? !! ?? !? ?!)",
+    "LSQB": "a variation in square brackets",
+    "RSQB": "']' closing the variation",
     "$END": "the end of the text",
 }
 
@@ -80,11 +82,23 @@ def _game_words(game: Game | None) -> dict[str, str]:
 # the order in which expected things are listed: the most helpful first
 _ORDER = list(_WORDS)
 # listed only when nothing else could stand there
-_QUIET = {"COMMENT", "PAREN_NOTE", "LABEL", "LIST_MARKER", "FRONT_MATTER", "BLACKNUM", "WINS"}
+_QUIET = {"COMMENT", "PAREN_NOTE", "LABEL", "LIST_MARKER", "FRONT_MATTER", "BLACKNUM", "WINS",
+          "MARK", "LSQB", "RSQB"}
 _SQUARE_LIKE = re.compile(r"[A-Za-z]\d+")
-_SQUARE = re.compile(SQUARE_PATTERN)
-# an Enforcer event just before the reading stopped: "(Ed2" in "(Ed2Z)"
-_AFTER_ENFORCER = re.compile(rf"[(,]E{SQUARE_PATTERN}$")
+
+
+def _square_at(word: str, at: int) -> int:
+    """The end of the square written at ``word[at]`` (the lexer's reading), or -1."""
+    return square_end(word + "\x00\x00\x00", at) if 0 <= at < len(word) else -1
+
+
+def _after_enforcer(text: str, pos: int) -> bool:
+    """An Enforcer event just before ``pos``, where the reading stopped: "(Ed2" in "(Ed2Z)"."""
+    for start in range(max(0, pos - 6), pos - 2):
+        if text[start] in "(," and text[start + 1] == "E" \
+                and _square_at(text[:pos], start + 2) == pos:
+            return True
+    return False
 
 
 _SQUARE_WORDS = "a square (a1 to l12)"
@@ -104,18 +118,17 @@ def _explain(word: str, allowed: set[str], game: Game | None) -> tuple[int, str]
         if len(word) < 2 or word[1] not in "BPE":
             taken = (game.notation_words if game is not None else NotationWords()).taken
             return 1, f"{_letters(game)} after 'x' (the piece taken, like {taken})"
-        if _SQUARE.match(word, 2) or _bad_square(word[2:]):
+        if _square_at(word, 2) >= 0 or _bad_square(word[2:]):
             return None
         return 2, _SQUARE_WORDS
     if word[0] not in "PEBR":
         return None
-    square = _SQUARE.match(word, 1)
-    if square is None:
+    end = _square_at(word, 1)
+    if end < 0:
         return None if _bad_square(word) else (1, _SQUARE_WORDS)
-    end = square.end()
     if word[0] == "E" and "ENFORCER_AT" in allowed and "MOVE" not in allowed:
         return end, _FACING_WORDS
-    if word[0] in "PE" and "MOVE" in allowed and not _SQUARE.match(word, end):
+    if word[0] in "PE" and "MOVE" in allowed and _square_at(word, end) < 0:
         if _bad_square(word[end:]):
             return None
         return end, f"{_SQUARE_WORDS}: a move names the square it goes to"
@@ -125,7 +138,7 @@ def _explain(word: str, allowed: set[str], game: Game | None) -> tuple[int, str]
 def _bad_square(word: str) -> re.Match[str] | None:
     """The first letter-and-digits run in ``word`` that is no square (``a13``, ``z5``)."""
     for m in _SQUARE_LIKE.finditer(word):
-        if not _SQUARE.fullmatch(m.group()):
+        if not is_square(m.group()):
             return m
     return None
 
@@ -156,26 +169,33 @@ def expected_words(expected: set[str] | frozenset[str], game: Game | None = None
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-#: a piece letter and its square written just before where the reading stopped
-_PIECE_BEFORE = re.compile(rf"(?<![A-Za-z])([A-Z]){SQUARE_PATTERN}$")
+def _piece_before(text: str, pos: int) -> str:
+    """A piece letter and its square written just before ``pos`` (``Be5`` before ``e6``),
+    the letter not after another letter; '' where there is none."""
+    for start in range(max(0, pos - 4), pos - 2):
+        if text[start].isascii() and text[start].isupper() \
+                and (start == 0 or not text[start - 1].isalpha()) \
+                and _square_at(text[:pos], start + 1) == pos:
+            return text[start:pos]
+    return ""
 
 
 def _fixed_piece(text: str, pos: int, game: Game | None) -> str | None:
     """The rule, where the reading stopped at a square written right after a piece that
     never moves ("Be5e6": an HQ, a Base): the player meant to move it."""
-    if not _SQUARE.match(text, pos):
+    if _square_at(text, pos) < 0:
         return None
-    before = _PIECE_BEFORE.search(text, max(0, pos - 4), pos)
-    if before is None:
+    before = _piece_before(text, pos)
+    if not before:
         return None
-    letter = before.group(1)
+    letter = before[0]
     if game is not None and letter not in {s.letter for s in game.pieces.styles}:
         return f"{game.title} has no piece {letter!r}: its pieces are {game.letters_words()}"
     fixed = game.notation_words.fixed if game is not None else NotationWords().fixed
     if letter not in fixed:
         return None
     name = game.pieces.style(letter).name if game is not None else "Base"
-    return (f"{with_article(name)} never moves: {before.group()!r} places one, and "
+    return (f"{with_article(name)} never moves: {before!r} places one, and "
             f"nothing may follow its square")
 
 
@@ -202,9 +222,7 @@ def notation_error(
                 fixed, span=Span(exc.line + line_offset, exc.column), code="notation.fixed-piece"
             )
         explained = _explain(word, allowed, game)
-        if explained is None and found.isalpha() and _AFTER_ENFORCER.search(
-            text, max(0, exc.pos_in_stream - 6), exc.pos_in_stream
-        ):
+        if explained is None and found.isalpha() and _after_enforcer(text, exc.pos_in_stream):
             explained = 0, _FACING_WORDS  # "(Ed2Z)": a facing that is no direction
         if explained is not None:
             offset, what = explained
@@ -258,6 +276,13 @@ def notation_error(
             span=Span(line + line_offset, col),
             code="notation.end",
         )
+    if tok.type == "RSQB":
+        return NotationError(
+            "this ']' closes no variation: a variation is written in square brackets "
+            "after the turn it replaces, like '[9...Pa3a12]'",
+            span=Span(tok.line + line_offset, tok.column),  # type: ignore[operator]
+            code="notation.syntax",
+        )
     if str(tok) == "(" and tok.start_pos is not None:
         opening = _unclosed_paren(text, tok.start_pos)
         if opening is not None:
@@ -279,11 +304,11 @@ def _quoted(tok: Token) -> str:
     its first pair, as they were before they became one token, so that the error stays
     word for word the same."""
     text = str(tok)
-    if tok.type == "FULL_ENTRY":  # without the end of its line, which is in the token
-        text = text.rstrip(" \t\r\n")
     if tok.type == "PLACED_RUN":  # its first pair, the token it was before runs were one
         return text[: text.index(",") + 1]
-    if tok.type in ("WHITE_HALF", "FULL_ENTRY"):
+    if tok.type in ("FULL_ENTRY", "ENTRY_RUN"):  # up to the first white space: the first
+        text = text.split()[0]  # entry, or its White half where Black's turn is apart
+    if tok.type in ("WHITE_HALF", "FULL_ENTRY", "ENTRY_RUN"):
         dot = text.index(".") + 1
         if text[dot] == "R":
             return text[:dot]
@@ -320,25 +345,64 @@ def parse_movetext(text: str, line_offset: int = 0, game: Game | None = None) ->
     return _parse(text, "movetext", line_offset, game)
 
 
-def _fast(text: str, start: str) -> Any:
-    """The tight loop's parse, or FAILED where lark itself must parse ``text``."""
-    fast = loop()
-    if fast is None:
-        return FAILED
-    try:
-        return fast.parse(text, start)
-    except PbemError:  # the transformer's own error, as lark's parse raises it
-        raise
-    except Exception:  # not the loop's business: lark's parse says what is wrong
-        return FAILED
+def _replayed(text: str, start: str) -> Any:
+    """``text`` parsed again token by token, where the parse failed, reading each token as
+    it reads in the parser's state there; the error that results says what could have
+    stood where the reading stopped, as it would before any reduction.
+
+    The tokenizer reads a few forms one way whatever the parser's state: a comma before
+    no other action ends a turn (``END_COMMA``), though after a sacrifice only a separating
+    comma may follow (``Sg4(Eh4E),i6k6`` breaks at ``i6k6``, not at the comma); an Enforcer
+    with a facing outside an event list is read whole, though where a placement may stand
+    ``Ei1W)`` breaks at its ``W``. Here they are read as the state allows, which may also
+    carry the text to its end: then its value is returned.
+    """
+    ip = parser().parse_interactive(None, start=start)
+    scanner = Scanner(text, Reading.line_offset)
+    for tok in scanner.tokens():
+        choices = {name for name in ip.choices() if name.isupper()}
+        if tok.type not in choices:
+            read = _in_context(tok, choices, scanner)
+            if read is None:
+                allowed = (choices - {"$END"}) or {"<END-OF-FILE>"}
+                if tok.type == "BAD":  # a character that starts no form
+                    raise UnexpectedCharacters(text, tok.start_pos, tok.line, tok.column,
+                                               allowed=allowed)
+                raise UnexpectedToken(tok, allowed)
+            tok = read
+        ip.feed_token(tok)  # may raise, after reductions: the parser's own error
+    return ip.feed_eof()
+
+
+def _in_context(tok: Token, choices: set[str], scanner: Scanner) -> Token | None:
+    """``tok`` read as the parser's state allows, if it can be (see ``_replayed``)."""
+    if tok.type == "END_COMMA" and "COMMA" in choices:
+        return Token("COMMA", str(tok), tok.start_pos, tok.line, tok.column)
+    if tok.type == "ENFORCER_AT" and "PIECE_AT" in choices and not scanner.parens:
+        placed = Syntax("PIECE_AT", str(tok)[:-1], tok.start_pos, tok.line, tok.column)
+        prefix, piece, square, _ = tok.syntax  # type: ignore[attr-defined]
+        placed.syntax = (prefix, piece, square, None)
+        scanner.pos = tok.start_pos + len(tok) - 1  # type: ignore[operator]
+        return placed
+    return None
 
 
 def _parse(text: str, start: str, line_offset: int, game: Game | None = None) -> GameText:
     transformer().line_offset = line_offset
+    Reading.line_offset = line_offset
     try:
-        result = _fast(text, start)
-        if result is FAILED:  # lark's own parse, which raises its own error
-            result = parser().parse(text, start=start)
+        result = parser().parse(text, start=start)
+    except UnexpectedToken as exc:
+        if exc.token.type == "DEEP":
+            raise NotationError(
+                f"variations are nested more than {MAX_DEPTH} deep here",
+                span=Span(exc.token.line + line_offset, exc.token.column),  # type: ignore[operator]
+                code="notation.syntax",
+            ) from None
+        try:
+            result = _replayed(text, start)
+        except UnexpectedInput as error:
+            raise notation_error(error, text, line_offset, game) from None
     except UnexpectedInput as exc:
         raise notation_error(exc, text, line_offset, game) from None
     except PbemError:

@@ -36,6 +36,7 @@ __all__ = [
     "ItemText",
     "LabelText",
     "ListMarkerText",
+    "MarkText",
     "MoveText",
     "PassText",
     "PlacementText",
@@ -45,6 +46,7 @@ __all__ = [
     "SquareText",
     "StrayMark",
     "TurnText",
+    "VariationText",
 ]
 
 
@@ -65,6 +67,28 @@ def _stray() -> Any:
     return field(default=None, compare=False)
 
 
+@dataclass(frozen=True, slots=True)
+class MarkText:
+    """An editor's mark right after an action: ``!``, ``?``, ``!!``, ``??``, ``!?``, ``?!``.
+    ``action`` is the index of the action in its turn (the last one: the turn's mark)."""
+
+    mark: str
+    action: int
+    span: Span = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class VariationText:
+    """A line that could have been played instead of the turn it follows, from the
+    position before that turn: ``[9...Pa3a12 10.Pf7f12]``. ``game`` is its movetext, read
+    as any movetext (it may hold comments, marks and variations of its own)."""
+
+    game: GameText
+    #: as written, brackets included
+    text: str = field(default="", compare=False)
+    span: Span = _span()
+
+
 @quick
 @dataclass(frozen=True, slots=True)
 class TurnText:
@@ -76,6 +100,12 @@ class TurnText:
     span: Span = _span()
     #: a full stop after the turn at a line's end
     stray: StrayMark | None = _stray()
+    #: marks written right after its actions (annotations)
+    marks: tuple[MarkText, ...] = ()
+    #: variations written after it: lines that could have been played instead
+    variations: tuple[VariationText, ...] = ()
+    #: where each of ``notes`` is written
+    note_spans: tuple[Span, ...] = field(default=(), compare=False)
 
 
 @quick

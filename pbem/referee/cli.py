@@ -69,11 +69,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "show", help="a game's record and board (--log: every message and mail)",
-        description="Print a game's canonical record and its board; with --log, every "
-        "message received (and why it was refused or failed), and every mail sent.",
+        description="Print a game's record as `pbem export` writes it (display names, no "
+        "address, the players' messages only in a finished game with public_messages: "
+        "true) and its board; --addresses adds the players' addresses; with --log, every "
+        "message received (and why it was refused or failed), what the players said, and "
+        "every mail sent.",
     )
     p.add_argument("game", metavar="GAME", help="the game's id")
     p.add_argument("--log", action="store_true", help="the message and delivery log")
+    p.add_argument("--addresses", action="store_true",
+                   help="also the players' addresses (the record names them as export does)")
     p.add_argument("--home", help=home_help)
     p.set_defaults(func=cmd_show)
 
@@ -276,9 +281,9 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
     from pbem.referee.mailer import clock_lines
     from pbem.referee.now import system_now
-    from pbem.referee.options import load_options
+    from pbem.referee.publish import mask_addresses, public_game
     from pbem.referee.reach import unreachable_words
-    from pbem.referee.store.games import GameNotFound, load_game, public_record
+    from pbem.referee.store.games import GameNotFound, load_game
     from pbem.referee.store.mail import game_history
     from pbem.render.text_board import render_text
 
@@ -288,12 +293,14 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     except GameNotFound as exc:
         raise UsageError(str(exc)) from None
     if not args.log:
-        record = game.record
-        if game.status == "over" and not load_options(config).public_messages:
-            record = public_record(record)  # the players' messages are theirs
+        # the public form, as export writes it: what the organiser may paste anywhere
+        record = public_game(conn, config, game.id).record
         out.write(printable(record, keep_newlines=True) + "\n")
-        out.write(printable(render_text(game.position, title=f"game {game.id}: {game.name}"),
-                            keep_newlines=True) + "\n")
+        if args.addresses:
+            for p in game.players.values():
+                out.write(printable(f"{p.title}: {p.email}") + "\n")
+        title = mask_addresses(f"game {game.id}: {game.name}")
+        out.write(printable(render_text(game.position, title=title), keep_newlines=True) + "\n")
         if game.offer:
             what, side = game.offer.split(":")
             words = {"end": "to end by agreement", "draw": "a draw",

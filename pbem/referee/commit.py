@@ -51,7 +51,10 @@ def commit(unit: Unit) -> None:
         if not unit.turns:  # with a turn, the report carries them to both
             mailer.tell_one(game, game.opponent(unit.me), f"{unit.me.title} says",
                             "\n".join(news), row=unit.row, kind="message")
-        unit.notices = [*news, *unit.notices] if unit.turns else unit.notices
+        else:  # the two players' reports only: never an observer's copy nor a notice
+            for side in (unit.me, unit.me.other):
+                unit.private[side] = [*news, *unit.private.get(side, [])]
+        games.log(conn, game.id, "said", "\n".join(news))
     result = unit.board.result if unit.ended else None
     note = None
     if unit.ended in NOTED_ENDS:
@@ -93,5 +96,5 @@ def commit(unit: Unit) -> None:
         else:  # the game's own ending on the board
             how = game_of(game.position).end_words_after(
                 game.position, unit.turns[-1].label if unit.turns else None)
+        game_over(conn, mailer, unit.now, game.id)  # a game of an event: the next round?
         mailer.results(game, how, inc, row, event=crosstable_for_game(conn, game.id))
-        game_over(conn, mailer, unit.now, game.id)  # a game of an event: the next round

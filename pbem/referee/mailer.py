@@ -34,7 +34,7 @@ from pbem.referee.posting import post
 from pbem.referee.publish import page_links
 from pbem.referee.ratelimit import over_limit
 from pbem.referee.refusal import Refusal
-from pbem.referee.report_mail import report_parts
+from pbem.referee.report_mail import MailBoard, mail_board, report_parts
 from pbem.referee.store import accounts, delivery, games, transaction
 from pbem.referee.store.games import Game, Player
 from pbem.referee.wording import examples, wrap
@@ -153,6 +153,19 @@ class Mailer:
                         references=inc.references if inc is not None else (), auto=auto,
                         account_token=token)
 
+    def board(self, game: Game, flip: bool, position: GamePosition | None = None,
+              tag: str = "") -> MailBoard:
+        """The board for a mail as a PNG from the reader's side (``flip``: Black's), of
+        ``position``, else of the game as it stands with its last turn marked; its alt
+        text and its words. ``tag`` keeps apart the pictures of two games in one mail."""
+        pos = game.position if position is None else position
+        replay = games.replay_record(game.record)
+        last = replay.turns[-1] if replay.turns else None
+        if last is not None and last.after != pos:
+            last = None  # another position than the last turn's: nothing to mark
+        result = game.result if game.status == "over" else None
+        return mail_board(pos, last, flip=flip, result=result, tag=tag)
+
     # -- game mail -------------------------------------------------------------------------
     def invitation(self, game: Game, p: Player) -> None:
         pos = game.position
@@ -164,6 +177,7 @@ class Mailer:
             texts = sorted((format_action(a) for a in options), key=len)
             example = texts[0] if texts else "pass"
         agreement = rules.ends_by_agreement(pos.ruleset)  # is 'offer end' in the help?
+        board = self.board(game, p.flip)
         body = letter(
             "invitation", game_title="Realm" if rules.name == "featured" else rules.title,
             first_hint=first_hint, example=example, player=p.name, referee=self.referee,
@@ -176,9 +190,11 @@ class Mailer:
             help=help_text(p.token, examples(pos), rules.mail_examples, agreement),
             examples=examples(pos), notation=rules.mail_examples, agreement=agreement,
             rated="yes" if game.rated else "no: this game does not count for the ratings",
+            **board.context(),
         )
         yours = " (your move)" if pos.to_move is p.side else ""
-        self.queue(self.to(game, p, "invitation", f"you play {p.title}{yours}", body), None)
+        out = self.to(game, p, "invitation", f"you play {p.title}{yours}", body)
+        self.queue(replace(out, pictures=board.pictures), None)
 
     def reports(self, game: Game, inc: Incoming | None, row: int | None,
                 notes: Sequence[str] = (), *, played: int = 1,
@@ -257,11 +273,13 @@ class Mailer:
         """Notices without a turn (an offer, a takeback) to both players."""
         for p in game.players.values():
             text = "\n".join(notices)
+            picture = self.board(game, p.flip, board) if board is not None else None
             if board is not None:
                 text += "\n\n" + render_text(board, flip=p.flip)
-            body = letter("notice", player=p.name, text=text, next=next_words(game))
-            self.queue(self.to(game, p, "notice", shorten(notices[0].split("\n")[0]), body,
-                               inc=inc), row)
+            body = letter("notice", player=p.name, text=text, next=next_words(game),
+                          **(picture.context() if picture is not None else {}))
+            out = self.to(game, p, "notice", shorten(notices[0].split("\n")[0]), body, inc=inc)
+            self.queue(replace(out, pictures=picture.pictures if picture else ()), row)
 
     def tell_players(self, game: Game, subject: str, text: str, kind: str = "notice",
                      board: GamePosition | None = None, after: str = "") -> None:
@@ -269,12 +287,15 @@ class Mailer:
         drawn for each from his side, before the lines ``after``."""
         for p in game.players.values():
             said = text
+            picture = self.board(game, p.flip, board) if board is not None else None
             if board is not None:
                 said += "\n\n" + render_text(board, flip=p.flip)
             if after:
                 said += "\n\n" + after
-            body = letter("notice", player=p.name, text=said, next=next_words(game))
-            self.queue(self.to(game, p, kind, subject, body), None)
+            body = letter("notice", player=p.name, text=said, next=next_words(game),
+                          **(picture.context() if picture is not None else {}))
+            out = self.to(game, p, kind, subject, body)
+            self.queue(replace(out, pictures=picture.pictures if picture else ()), None)
 
     def tell_one(self, game: Game, p: Player, subject: str, text: str,
                  row: int | None = None, kind: str = "notice") -> None:
@@ -303,18 +324,23 @@ class Mailer:
                 f"{pos.to_move.letter}) is due by {when}.\n\n"
                 + render_text(pos, flip=p.flip) + "\n\n"
                 + "\n".join(clock_lines(game, self.now(), with_settings=False, zone=zone)))
+        board = self.board(game, p.flip)
         body = letter("notice", player=p.name, text=text,
-                      next="Reply to this mail with your turn.")
-        self.queue(replace(self.to(game, p, "reminder", f"reminder, your move by {when}", body),
-                           listed="reminder"), None)
+                      next="Reply to this mail with your turn.", **board.context())
+        out = self.to(game, p, "reminder", f"reminder, your move by {when}", body)
+        self.queue(replace(out, pictures=board.pictures, listed="reminder"), None)
 
     def reply(self, game: Game, p: Player, sections: Sequence[tuple[str, str]],
               inc: Incoming | None, row: int | None) -> None:
         """The answer to a player's questions (board, history, help, moves)."""
+        shows = any(t == "The board" for t, _ in sections)  # the 'board' command's answer
+        board = self.board(game, p.flip) if shows else None
         body = letter("reply", player=p.name,
-                      sections=[{"title": t, "text": x} for t, x in sections])
+                      sections=[{"title": t, "text": x} for t, x in sections],
+                      **(board.context() if board is not None else {}))
         what = ", ".join(t.lower() for t, _ in sections)
-        self.queue(self.to(game, p, "reply", what, body, inc=inc, auto="auto-replied"), row)
+        out = self.to(game, p, "reply", what, body, inc=inc, auto="auto-replied")
+        self.queue(replace(out, pictures=board.pictures if board else ()), row)
 
     def results(self, game: Game, how: str, inc: Incoming | None, row: int | None,
                 event: str | None = None) -> None:
@@ -323,14 +349,16 @@ class Mailer:
         pos = game.position
         ratings = report_line(self.conn, game, self.options.ratings)
         for p in game.players.values():
+            board = self.board(game, p.flip)
             body = letter(
                 "result", player=p.name, game_id=game.id, title=game.name,
                 how=how, result=game.result, result_words=result_words(game.result),
                 score=game_of(pos).score(pos), board=render_text(pos, flip=p.flip),
-                record=game.record, ratings=ratings, event=event,
+                record=game.record, ratings=ratings, event=event, **board.context(),
             )
             subject = f"game over, {game.result} ({result_words(game.result)})"
-            self.queue(self.to(game, p, "result", subject, body, inc=inc), row)
+            out = self.to(game, p, "result", subject, body, inc=inc)
+            self.queue(replace(out, pictures=board.pictures), row)
 
     def refusal(self, inc: Incoming, row: int, game: Game, p: Player,
                 refusal: Refusal) -> None:
@@ -347,6 +375,7 @@ class Mailer:
             width = len(error.action) if error is not None and error.action else 1
             caret = " " * (column - 1) + "^" * max(1, width)
         options = list(error.options) if error is not None and error.options else []
+        board = self.board(game, p.flip)
         body = letter(
             "refusal", player=p.name, game_id=game.id, reason=wrap(refusal.reason, ""),
             where=where, line=line, caret=caret,
@@ -355,9 +384,11 @@ class Mailer:
             board=render_text(game.position, flip=p.flip),
             clock=clock_lines(game, self.now(), with_settings=False, zone=self.zone(p.email)),
             quoted=None if order is not None else self.quoted(inc),
+            **board.context(),
         )
-        self.queue(self.to(game, p, "refusal", shorten(f"not played: {refusal.reason}"), body,
-                           inc=inc, auto="auto-replied"), row)
+        out = self.to(game, p, "refusal", shorten(f"not played: {refusal.reason}"), body,
+                      inc=inc, auto="auto-replied")
+        self.queue(replace(out, pictures=board.pictures), row)
 
     def quoted(self, inc: Incoming) -> str:
         """The start of the sender's mail, quoted back within the limits."""
@@ -421,13 +452,26 @@ class Mailer:
         rows = accounts.held_reports(self.conn, email)
         if not rows:
             return 0
-        body = letter("digest",
-                      reports=[{"subject": r["subject"], "text": r["text"]} for r in rows])
+        # each game's board as it stands now, after its last report, from the reader's side
+        last_of = {r["game_id"]: r["id"] for r in rows}
+        boards: dict[int, MailBoard] = {}
+        for game_id in last_of:
+            game = games.load_game(self.conn, game_id)
+            mine = [p for p in game.players.values() if p.email == email]
+            boards[game_id] = self.board(game, mine[0].flip if mine else False,
+                                         tag=f"g{game_id}-")
+        body = letter("digest", reports=[
+            {"subject": r["subject"], "text": r["text"], "game_id": r["game_id"],
+             "pictured": boards[r["game_id"]].picture is not None,
+             "board": boards[r["game_id"]].context() if last_of[r["game_id"]] == r["id"]
+             else None}
+            for r in rows])
         token = accounts.ensure_account(self.conn, email)
         day = now.date().isoformat()
+        pictures = tuple(pic for b in boards.values() for pic in b.pictures)
         self.queue(Outgoing("digest", email, f"Realm referee: your digest for {day} "
                             f"({len(rows)} report(s))", body.text, body.html,
-                            account_token=token, listed="digest"), None)
+                            account_token=token, pictures=pictures, listed="digest"), None)
         accounts.digest_sent(self.conn, email, [r["id"] for r in rows], day)
         return len(rows)
 

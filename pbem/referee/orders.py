@@ -135,7 +135,27 @@ def _command(text: str, line: int, original: str, offset: int) -> Order | None:
     if _NOTATION.match(rest.strip()):
         lead = len(rest) - len(rest.lstrip())
         return Order("turn", rest.strip(), number, line, col + lead, original)
+    lead = _after_lead_in(rest)
+    if lead is not None:
+        return Order("turn", rest[lead:].strip(), number, line, col + lead, original)
     return None
+
+
+#: a lead-in before a turn on its line ("My move: ..."): at most this long, ending in ':'
+_LEAD_IN = 40
+
+
+def _after_lead_in(text: str) -> int | None:
+    """Where the turn starts after a short lead-in ("My move: Eb5b8", "Here goes: 7.Pa1a2"):
+    a few words without digits, a colon, then notation. A colon is asked for, so that a
+    sentence that names a move ("I think Pa1a2 was a mistake") stays chatter."""
+    colon = text.find(":", 0, _LEAD_IN)
+    if colon < 1 or any(c.isdigit() for c in text[:colon]):
+        return None
+    start = colon + 1
+    while start < len(text) and text[start] in " \t":
+        start += 1
+    return start if _NOTATION.match(text[start:]) else None
 
 
 #: how long a line may be to be read as a condition (longer ones are refused by the model)

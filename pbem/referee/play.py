@@ -16,6 +16,7 @@ from pbem.notation.parse import parse_movetext
 from pbem.notation.syntax import EntryText, TurnText
 from pbem.notation.write import entry_of
 from pbem.records.replay import GameError, PlayedTurn, replay_turn
+from pbem.referee.turn_line import read_turn_line
 from pbem.rules.game import GamePosition
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
@@ -29,6 +30,8 @@ class TurnOutcome:
     warnings: tuple[Diagnostic, ...] = ()
     #: slips of letter case let through by the config, in words for the turn report
     repaired: tuple[str, ...] = ()
+    #: the prose after the turn on its line, left aside (``turn_line``): quoted back
+    aside: str = ""
 
 
 def expected_turn(position: GamePosition) -> tuple[int, Side]:
@@ -169,6 +172,17 @@ def live_turn(
     refused the same way, unless ``case_repairs`` (config) lets it through; then
     ``repaired`` says so, for the turn report.
     """
+    line = read_turn_line(position, text)
+    if line.error is not None:
+        return TurnOutcome(None, line.error)
+    if line.aside:
+        return replace(_live_turn(position, line.turn, headers, case_repairs), aside=line.aside)
+    return _live_turn(position, line.turn, headers, case_repairs)
+
+
+def _live_turn(
+    position: GamePosition, text: str, headers: dict[str, Any] | None, case_repairs: bool
+) -> TurnOutcome:
     outcome = play_turn(position, text, headers)
     repairs = _repairs(outcome)
     if outcome.error is None and not repairs:

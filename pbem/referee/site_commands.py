@@ -31,6 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("game", nargs="?", metavar="GAME", help="the game's id")
     p.add_argument("--all", action="store_true", help="every game of the referee")
+    p.add_argument("--tournament", metavar="NAME", help="every game of the event NAME, "
+                   "with event:, round: and board: in the front matter")
     p.add_argument("-o", "--output", metavar="FILE|FOLDER")
     p.add_argument("--home", help=home_help)
     p.set_defaults(func=cmd_export)
@@ -65,17 +67,26 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.referee.store.games import GameNotFound
     from pbem.referee.store.site import game_ids
 
-    if args.all == (args.game is not None):
-        raise UsageError("name one GAME, or --all")
+    if [args.all, args.game is not None, args.tournament is not None].count(True) != 1:
+        raise UsageError("name one GAME, or --all, or --tournament NAME")
     _, config, conn = _open(args)
-    ids = game_ids(conn) if args.all else [_game_id(args.game)]
+    if args.tournament is not None:
+        from pbem.referee.store import tournaments as events
+
+        event = events.find_event(conn, args.tournament)
+        if event is None:
+            raise UsageError(f"there is no event named {args.tournament!r}")
+        ids = events.game_ids(conn, event.id)
+    else:
+        ids = game_ids(conn) if args.all else [_game_id(args.game)]
     try:
         games = [public_game(conn, config, i) for i in ids]
     except GameNotFound as exc:
         raise UsageError(str(exc)) from None
     target = Path(args.output) if args.output else None
     try:
-        if target is not None and args.all and (target.is_dir() or args.output.endswith("/")):
+        many = args.all or args.tournament is not None
+        if target is not None and many and (target.is_dir() or args.output.endswith("/")):
             target.mkdir(parents=True, exist_ok=True)
             for g in games:
                 (target / f"{slug(g.id)}.realm").write_text(g.record, encoding="utf-8")
@@ -108,10 +119,19 @@ def update_site(home: Home, config: Config, conn: sqlite3.Connection) -> int:
     run: a site that cannot be written is said on stderr and caught up next time."""
     from pbem.errors import PbemError
     from pbem.referee.publish import site_settings, sync_site
+    from pbem.referee.tournament import site_views
+    from pbem.render.live_site import publish_events, site_lock
 
     try:
         site = site_settings(config, home.root)
-        return 0 if site is None else sync_site(conn, config, site)
+        if site is None:
+            return 0
+        written = sync_site(conn, config, site)
+        views = site_views(conn)
+        if views:  # each event's page: crosstable, standings, schedule
+            with site_lock(site.path):
+                publish_events(site.path, views, title=site.title)
+        return written
     except (OSError, PbemError) as exc:
         sys.stderr.write(f"pbem: the site was not updated: {exc}\n")
         return 0

@@ -11,6 +11,7 @@ which board. Withdrawals end games, so they live a layer up (``tournament_play``
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,18 +21,20 @@ from typing import Any
 from pbem.errors import PbemError
 from pbem.records.rulesets import load_ruleset
 from pbem.referee.clock import format_settings, parse_settings
-from pbem.referee.club_ratings import club_ratings, shown_name
+from pbem.referee.club_ratings import club_ratings
 from pbem.referee.labels import label_problem
 from pbem.referee.mailer import Mailer
 from pbem.referee.options import Options
 from pbem.referee.starting import start_game
 from pbem.referee.store import tournaments as store
 from pbem.referee.store.tournaments import Entry, Event
+from pbem.render.tournament_page import EventGame, EventView
 from pbem.rules.registry import game_of
 from pbem.tournaments.berger import divisions as division_sizes
 from pbem.tournaments.berger import round_robin
+from pbem.tournaments.names import entrant_name
 from pbem.tournaments.standings import Board, Entrant, Row, compute, format_points
-from pbem.tournaments.swiss import Played, pair_round
+from pbem.tournaments.swiss import PairingError, Played, pair_round
 
 FORMATS = ("round-robin", "double-round-robin", "swiss")
 FORMAT_WORDS = {"round-robin": "round robin", "double-round-robin": "double round robin",
@@ -53,11 +56,7 @@ class TournamentError(PbemError):
 def display_name(entry: Entry) -> str:
     """The name an entrant is shown by, never his address: the name given with his entry,
     else the one he chose by mail, else 'Player N' (N: his number in the order of entry)."""
-    for name in (entry.name, entry.chosen):
-        shown = shown_name(name, entry.email)
-        if shown is not None:
-            return shown
-    return f"Player {entry.number}"
+    return entrant_name(entry.name, entry.chosen, entry.email, entry.number)
 
 
 def game_name(event: Event, division: int, divisions: int, round: int, board: int) -> str:
@@ -225,13 +224,16 @@ def _pair_next(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event: E
     """Pair a Swiss event's round ``round`` (FIDE Dutch) from the rounds before it and start
     its games."""
     entries = sorted(store.entries(conn, event.id), key=lambda e: e.seed or 0)
-    boards = store.boards(conn, event.id)
+    seated = {}
+    for b in store.boards(conn, event.id):
+        seated[(b.round, b.white)] = b
+        if b.black is not None:
+            seated[(b.round, b.black)] = b
     history: list[list[Played]] = []
     for e in entries:
         mine: list[Played] = []
         for r in range(1, round):
-            row = next((b for b in boards if b.round == r and e.seed in (b.white, b.black)),
-                       None)
+            row = seated.get((r, e.seed or 0))
             if row is None:
                 mine.append(Played(None, None, 0, rest="absent"))
             elif row.black is None:
@@ -273,9 +275,12 @@ def advance(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event_id: i
     if any(b.game_id is not None and b.status != "over" for b in boards):
         return
     last = max((b.round for b in boards), default=0)
-    if (event.swiss and event.rounds is not None and last < event.rounds
-            and _pair_next(conn, mailer, now, event, last + 1)):
-        return
+    if event.swiss and event.rounds is not None and last < event.rounds:
+        try:
+            if _pair_next(conn, mailer, now, event, last + 1):
+                return
+        except PairingError:  # everybody left has met everybody: the event ends here
+            pass
     store.set_status(conn, event.id, "finished", now.timestamp())
 
 
@@ -284,9 +289,9 @@ def _summaries(conn: sqlite3.Connection, mailer: Mailer, event: Event) -> None:
     opponents, and how to follow the event."""
     entries = store.entries(conn, event.id)
     names = {(e.division, e.seed): display_name(e) for e in entries}
-    boards = [b for b in store.boards(conn, event.id)
-              if b.round == max(x.round for x in store.boards(conn, event.id))
-              or not event.swiss]
+    boards = store.boards(conn, event.id)
+    last = max((b.round for b in boards), default=0)
+    boards = [b for b in boards if b.round == last or not event.swiss]
     for e in entries:
         lines = []
         for b in boards:
@@ -498,3 +503,28 @@ def check_adjudication(conn: sqlite3.Connection, event: Event, game_id: int,
         when = datetime.fromtimestamp(event.ends_at).astimezone().strftime("%Y-%m-%d %H:%M")
         raise TournamentError(f"{event.name} ends on {when}: until then its games are played "
                               "out (or lost on the clock)")
+
+
+# -- the live site ---------------------------------------------------------------------------
+def event_view(conn: sqlite3.Connection, event: Event) -> tuple[EventView, str]:
+    """The event as its page shows it (display names only), and a fingerprint of it: the
+    page is rewritten only when that changes."""
+    entries = store.entries(conn, event.id)
+    names = {(e.division, e.seed): display_name(e) for e in entries}
+    games = []
+    for b in store.boards(conn, event.id):
+        over = b.status == "over"
+        games.append(EventGame(
+            b.division, b.round, b.board, names[(b.division, b.white)],
+            None if b.black is None else names[(b.division, b.black)], b.white, b.black,
+            None if b.game_id is None else f"game-{b.game_id}",
+            b.result if over else None, MARKED_ENDS.get(b.end_reason or "") if over else None))
+    withdrawn = frozenset(display_name(e) for e in entries if e.withdrawn_at is not None)
+    view = EventView(event.name, event.format, event.status, games, withdrawn)
+    fingerprint = hashlib.sha256(repr(view).encode("utf-8")).hexdigest()[:16]
+    return view, fingerprint
+
+
+def site_views(conn: sqlite3.Connection) -> list[tuple[EventView, str]]:
+    """Every started event's page view and fingerprint (``pbem.render.live_site``)."""
+    return [event_view(conn, e) for e in store.events(conn) if e.status != "entries"]

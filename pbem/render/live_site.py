@@ -29,8 +29,8 @@ from pbem.render.archive import (
     write_index,
     write_ratings,
 )
-from pbem.render.frames import frames_of
 from pbem.render.ratings import PAGE, Section
+from pbem.render.tournament_page import EventView, event_slug, write_event_page
 
 STATE = "site.json"
 
@@ -69,7 +69,7 @@ def publish_game(
     if len(sources) != 1:
         raise PbemError(f"{slug}: a live game's record must hold one game, not {len(sources)}")
     report = validate_source(sources[0])
-    game = ArchivedGame(slug, report, frames_of(report.replay))
+    game = ArchivedGame.of(slug, report)
     if not (out / "assets").is_dir():
         copy_assets(out)
     row = write_game(out, game, title=title, open_at="end", extra=extra)
@@ -88,7 +88,42 @@ def rewrite_index(out: Path, *, title: str, rows: dict[str, dict[str, object]] |
         IndexRow(**{k: v for k, v in r.items() if k in names})  # type: ignore[arg-type]
         for _, r in sorted(rows.items(), key=lambda kv: _order(kv[0]))
     ]
-    write_index(out, index_rows, title=title, ratings=(out / PAGE).is_file())
+    write_index(out, index_rows, title=title, ratings=(out / PAGE).is_file(),
+                events=sorted(_load_events(out).items(), key=lambda kv: kv[1]["name"]))
+
+
+EVENTS = "events.json"
+
+
+def _load_events(out: Path) -> dict[str, dict[str, str]]:
+    """event slug -> {name, fingerprint} of every event page the site has."""
+    try:
+        data = json.loads((out / EVENTS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def publish_events(out: Path, views: list[tuple[EventView, str]], *, title: str) -> int:
+    """Write the page of each event whose games changed (``views``: each event with a
+    fingerprint of what it is made from), and the index when one is new; how many."""
+    if not (out / "assets").is_dir():
+        copy_assets(out)
+    known = _load_events(out)
+    written = 0
+    for view, fingerprint in views:
+        slug = event_slug(view.name)
+        if known.get(slug, {}).get("fingerprint") == fingerprint and (
+                out / "events" / f"{slug}.html").is_file():
+            continue
+        write_event_page(out, view, site_title=title)
+        new = slug not in known
+        known[slug] = {"name": view.name, "fingerprint": fingerprint}
+        write_file(out / EVENTS, json.dumps(known, indent=1, sort_keys=True))
+        if new:
+            rewrite_index(out, title=title)
+        written += 1
+    return written
 
 
 def publish_ratings(out: Path, parts: list[Section], *, title: str) -> None:

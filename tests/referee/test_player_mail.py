@@ -183,8 +183,8 @@ def test_digest_holds_reports_and_tick_sends_one_a_day(home: Path, now: FakeNow)
     game = table.conn.execute("SELECT name FROM games WHERE id = ?",
                               (table.game_id,)).fetchone()[0]
     assert f"\n  {game}: 1w played; " in text_of(digest)  # which game, for a player of several
-    # refusals are never held
-    assert table.send(table.black.reply("Bk11 nonsense", quote=False)).outcome == "refused"
+    # refusals are never held (prose after a turn is left aside; a second turn refuses)
+    assert table.send(table.black.reply("Bk11 then Be5", quote=False)).outcome == "refused"
     assert table.black.last["X-Pbem-Kind"] == "refusal"
     now.advance(hours=1)
     handled = table.send(table.black.reply("Be5"))

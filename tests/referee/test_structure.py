@@ -19,7 +19,8 @@ LAYERS: dict[str, int] = {
     # the mail and clock models: pure, or about one message
     "now": 0, "faults": 0, "printable": 0, "refusal": 1, "orders": 0, "extract": 0,
     "html_text": 0, "sender": 0, "autoreply": 0, "inbox": 1, "secrets_scheme": 0,
-    "compose": 1, "play": 0, "wording": 0, "conditions": 1, "clock": 0, "vacation": 1, "home": 0,
+    "compose": 1, "play": 0, "turn_line": 0, "wording": 0, "conditions": 1, "clock": 0,
+    "vacation": 1, "home": 0,
     "options": 2, "labels": 0, "config_schema": 0, "letters": 0, "profile": 1, "report_mail": 2,
     "dedupe": 0, "limits": 2, "retry": 2, "returns": 0, "signing": 1,
     # the store owns all SQL

@@ -73,7 +73,13 @@ def club(tmp_path: Path) -> Club:
     return Club(open_club(tmp_path / "home"))
 
 
-def test_a_double_round_robin_by_mail(club: Club) -> None:
+def _main_of(page: str) -> str:
+    return page.split("<main>", 1)[1].split("</main>", 1)[0]
+
+
+def test_a_double_round_robin_by_mail(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    club = Club(open_club(tmp_path / "home", site={"path": str(site), "title": "The Club"}))
     code, out = club.pbem("tournament", "new", "Spring Cup", "--format", "double-round-robin",
                           "--clock", "days 3, forfeit")
     assert code == 0, out
@@ -151,6 +157,32 @@ def test_a_double_round_robin_by_mail(club: Club) -> None:
     code, out = club.pbem("tournaments")
     assert out == "Spring Cup  double-round-robin  finished  featured  5 players\n"
 
+    # the live site (as pbem mail, poll and tick update it after each run): a page for the
+    # event, linked from the index, every game linked
+    assert club.pbem("site")[0] == 0
+    index = (site / "index.html").read_text()
+    assert 'href="events/event-spring-cup.html">Spring Cup</a>' in index
+    live = (site / "events" / "event-spring-cup.html").read_text()
+    for game in schedule.values():
+        assert f'href="../games/game-{game}.html"' in live
+        assert (site / "games" / f"game-{game}.html").is_file()
+    assert "@" not in live
+    # exported with event:, round: and board: in the front matter, then archived: the
+    # same crosstable page
+    records = tmp_path / "records"
+    code, out = club.pbem("export", "--tournament", "Spring Cup", "-o", f"{records}/")
+    assert code == 0 and out == f"wrote 20 games to {records}\n"
+    first = (records / "game-1.realm").read_text()
+    assert "event: Spring Cup\nround: 1\nboard: 1\nformat: double-round-robin\n" in first
+    assert "white_seed: 2\nblack_seed: 5\n" in first
+    archive = tmp_path / "archive"
+    code, out = club.pbem("archive", str(records), "-o", str(archive), "--title", "The Club",
+                          home=False)
+    assert code == 0, out
+    archived = (archive / "events" / "event-spring-cup.html").read_text()
+    assert _main_of(archived) == _main_of(live)
+    assert 'href="events/event-spring-cup.html"' in (archive / "index.html").read_text()
+
 
 def test_entries_closed_and_known_only(tmp_path: Path) -> None:
     club = Club(open_club(tmp_path / "home", tournaments={"entries": "known"}))
@@ -163,3 +195,83 @@ def test_entries_closed_and_known_only(tmp_path: Path) -> None:
     assert club.pbem("tournament", "add", "Closed Cup", "zed@club.test")[0] == 0
     assert club.pbem("tournament", "add", "Closed Cup", "zed@club.test")[0] == 1
     assert club.pbem("tournament", "add", "No Such Cup", "zed@club.test")[0] == 1
+
+
+SWISS = ["amy", "ben", "cat", "dov", "eli", "fay", "gus"]  # entry order = seeds
+#: each round's games as py4swiss paired them (seed v seed), and how each ended; round 1 by
+#: hand: the top half meets the bottom half (1-4, 2-5, 3-6), the top seed White and the
+#: colours alternating down the boards, the lowest seed (7) the bye
+SWISS_ROUNDS = {
+    1: ({(1, 4): "1-0 R", (5, 2): "D", (3, 6): "Tw"}, 7),
+    2: ({(7, 1): "D", (6, 5): "Tb", (2, 3): "0-1 R"}, 4),
+    3: ({(1, 6): "1-0 R", (4, 7): "1-0 R", (3, 5): "1-0 R"}, 2),
+}
+#: by hand: points (the bye scores 1) and Sonneborn-Berger (byes add nothing)
+SWISS_TABLE = [  # rank order: name, points, SB, games played, per-round cells
+    ("Amy", 2.5, 4.75, 3, ["4w1", "5b½", "2w1"]),      # 1 x Dov 2 + ½ x Gus 1½ + 1 x Fay 2
+    ("Fay", 2, 2.5, 3, ["3b+", "7w+", "1b0"]),          # 1 x Cat 2 + 1 x Eli ½
+    ("Cat", 2, 2, 3, ["2w-", "6b1", "7w1"]),            # 1 x Ben 1½ + 1 x Eli ½
+    ("Dov", 2, 1.5, 2, ["1b0", "bye", "5w1"]),          # 1 x Gus 1½
+    ("Gus", 1.5, 1.25, 2, ["bye", "1w½", "4b0"]),       # ½ x Amy 2½
+    ("Ben", 1.5, 0.25, 2, ["7b½", "3w0", "bye"]),       # ½ x Eli ½
+    ("Eli", 0.5, 0.75, 3, ["6w½", "2b-", "3b0"]),       # ½ x Ben 1½
+]
+
+
+def test_a_swiss_by_mail(club: Club) -> None:
+    code, out = club.pbem("tournament", "new", "Autumn Swiss", "--format", "swiss",
+                          "--rounds", "3", "--clock", "days 3, forfeit")
+    assert code == 0, out
+    for name in SWISS:
+        assert club.register(_address(name), "join Autumn Swiss",
+                             f"name {name.title()}").outcome == "accepted"
+    code, out = club.pbem("tournament", "start", "Autumn Swiss")
+    assert out == "Autumn Swiss: started, games 1, 2, 3\n"
+    seed = {n.title(): i for i, n in enumerate(SWISS, 1)}
+    met: set[frozenset[int]] = set()
+    colours: dict[int, list[str]] = {i: [] for i in range(1, 8)}
+    byes = []
+    for r, (plan, bye) in SWISS_ROUNDS.items():
+        shown = club.show("Autumn Swiss")
+        assert shown["status"] == "running"
+        games = [g for g in shown["divisions"][0]["games"] if g["round"] == r]
+        assert [g for g in games if g["black"] is None] == [
+            {"game": None, "round": r, "white": SWISS[bye - 1].title(), "black": None,
+             "result": "bye"}]
+        paired = {(seed[g["white"]], seed[g["black"]]): g["game"] for g in games if g["black"]}
+        assert set(paired) == set(plan)
+        for w, b in paired:
+            assert frozenset((w, b)) not in met  # no one meets anyone twice
+            met.add(frozenset((w, b)))
+            colours[w].append("w")
+            colours[b].append("b")
+        byes.append(bye)
+        for (w, b), how in plan.items():
+            _end(club, paired[(w, b)], _address(SWISS[w - 1]), _address(SWISS[b - 1]), how)
+        if any(how.startswith("T") for how in plan.values()):
+            club.tick(days=10)  # the clock ends the rest of the round
+    assert len(set(byes)) == 3  # nobody has two byes
+    for w_b in colours.values():  # colours balanced: never two more of one than the other
+        assert abs(w_b.count("w") - w_b.count("b")) <= 1
+        assert "www" not in "".join(w_b) and "bbb" not in "".join(w_b)
+
+    shown = club.show("Autumn Swiss")
+    assert shown["status"] == "finished" and shown["format"] == "swiss"
+    assert len(shown["divisions"]) == 1
+    assert shown["divisions"][0]["standings"] == [
+        {"player": name, "points": points, "sonneborn_berger": sb, "played": played,
+         "rank": rank} for rank, (name, points, sb, played, _) in enumerate(SWISS_TABLE, 1)]
+    code, out = club.pbem("tournament", "show", "Autumn Swiss")
+    lines = out.splitlines()
+    assert lines[2] == "Rk  Player    Rd 1    Rd 2    Rd 3   Pts     SB"
+    for rank, (name, _, _, _, cells) in enumerate(SWISS_TABLE, 1):
+        assert lines[2 + rank].split()[:5] == [str(rank), name, *cells]
+    # the round's invitations came once the round before had ended
+    rounds = [m["Subject"] for m in club.players[_address("amy")].inbox
+              if "you play" in str(m["Subject"])]
+    assert [s.split(", ")[1] for s in rounds] == ["round 1", "round 2", "round 3"]
+    after_round_two = club.mails_to(_address("fay"), "game over")[1]  # round 3 paired
+    assert "Autumn Swiss: Swiss, 3 rounds (in play)" in after_round_two
+    assert " 1  Fay        5b+     7w+     2b*     2   1.50" in after_round_two
+    last = club.mails_to(_address("eli"), "game over")[-1]  # the event's last game
+    assert "Autumn Swiss: Swiss, 3 rounds (finished)" in last

@@ -53,10 +53,10 @@ class Club:
         return self.referee.conn
 
     # -- the organiser ---------------------------------------------------------------------
-    def pbem(self, *args: str) -> tuple[int, str]:
+    def pbem(self, *args: str, home: bool = True) -> tuple[int, str]:
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            code = main([*args, "--home", str(self.home)])
+            code = main([*args, *(["--home", str(self.home)] if home else [])])
         self.deliver()
         return code, out.getvalue()
 

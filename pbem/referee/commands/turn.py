@@ -41,6 +41,9 @@ def cmd_turn(unit: Unit, order: Order) -> None:
     unit.changed = True
     forced_passes(unit)
     unit.notices += [f"{me.title} wrote {r}." for r in outcome.repaired]
+    if outcome.aside:  # the sender's own words: told to him alone
+        unit.tell(me, f"ignored: {outcome.aside}  (the text after your turn on its line "
+                      "was not read; to write to your opponent, start a line with 'say')")
     turn_on_clock(unit, order)
     if unit.offer is not None and unit.offer_before:
         unit.notices.append("The offer that stood lapsed with this turn.")

@@ -179,3 +179,46 @@ def entries_of(conn: sqlite3.Connection, email: str) -> list[int]:
     """The events ``email`` has entered (withdrawn or not)."""
     return [int(r[0]) for r in conn.execute(
         "SELECT tournament_id FROM tournament_entries WHERE email = ?", (email,))]
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """What a game's public record says of its event (``publish``)."""
+
+    event: Event
+    round: int
+    board: int
+    division: int
+    divisions: int
+    white_seed: int
+    black_seed: int | None
+    #: the entry that had the bye in this game's round and division, if any
+    bye: Entry | None
+
+
+def game_facts(conn: sqlite3.Connection, game_id: int) -> GameFacts | None:
+    """The event, round, board and seeds of a game of an event, or None."""
+    row = conn.execute("SELECT tournament_id, division, round, board, white, black "
+                       "FROM tournament_boards WHERE game_id = ?", (game_id,)).fetchone()
+    if row is None:
+        return None
+    event = event_by_id(conn, int(row["tournament_id"]))
+    count = conn.execute("SELECT count(DISTINCT division) FROM tournament_entries "
+                         "WHERE tournament_id = ?", (event.id,)).fetchone()[0]
+    bye = conn.execute("SELECT white FROM tournament_boards WHERE tournament_id = ? AND "
+                       "division = ? AND round = ? AND black IS NULL",
+                       (event.id, row["division"], row["round"])).fetchone()
+    entry = None
+    if bye is not None:
+        entry = next((e for e in entries(conn, event.id)
+                      if e.division == row["division"] and e.seed == bye[0]), None)
+    return GameFacts(event, int(row["round"]), int(row["board"]), int(row["division"]),
+                     int(count or 1), int(row["white"]),
+                     None if row["black"] is None else int(row["black"]), entry)
+
+
+def game_ids(conn: sqlite3.Connection, event_id: int) -> list[int]:
+    """The event's games by division, round and board."""
+    return [int(r[0]) for r in conn.execute(
+        "SELECT game_id FROM tournament_boards WHERE tournament_id = ? AND game_id IS NOT NULL "
+        "ORDER BY division, round, board", (event_id,))]

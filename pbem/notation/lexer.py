@@ -1,0 +1,838 @@
+"""The notation's tokenizer: the one definition of every form a record or a mail writes.
+
+``grammar/realm.lark`` says how the forms combine; this says what each form is: a
+square, a piece letter, a move, an event, a Rearrangement, a number, a result, a
+note. lark is handed it through its public custom-lexer interface (``lexer=``), and
+everything else that must recognise a form (the transformer, the error words) uses
+what this module found: the syntax objects it builds for each action token, or its
+``square_end``.
+
+Linear by construction. Every token is read left to right, each character a bounded
+number of times: a scan either becomes tokens (the moves of a packed turn read while
+looking for the turn's end are handed out, never read again), or stops the text (an
+unreadable character becomes a ``BAD`` token, on which the parser stops). The only
+look-aheads run over white space, or to the next parenthesis or brace, and each
+stretch of text is looked over by one of them at most. ``Work`` counts what was
+done, so that tests can prove this without a clock.
+
+The notation packs an entry without spaces (``7.Pi10i6(Bh5),Pc4g4(Ei4W)/Pd6d1(Be2)``);
+such an entry is handed to lark as one token (``FULL_ENTRY``), because lark's time goes
+by the token. A packed token always reads as the smaller tokens it holds would: where
+it could not, the smaller tokens are handed out instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from lark import Token
+from lark.lexer import Lexer
+
+from pbem.errors import Span
+from pbem.notation.spans import row, span_on
+from pbem.rules.written import (
+    EventText,
+    ItemText,
+    MoveText,
+    PlacementText,
+    RearrangementText,
+    SquareText,
+)
+
+#: a square's file: ``a``-``l`` in either case, or ``1`` for ``l`` (a scan's misreading)
+FILES = frozenset("abcdefghijklABCDEFGHIJKL1")
+#: a file that may stand before ``l``/``I`` read for the rank's ``1`` (``cl0``); not ``B``
+#: or ``E``, so that ``Pa1 Bl1`` stays two placements
+FILES_BEFORE_L = frozenset("abcdefghijklACDFGHIJKL1")
+FACINGS = frozenset("NESWU")
+PIECES = frozenset("BPE")
+DIGITS = frozenset("0123456789")
+#: white space between tokens
+BLANKS = frozenset(" \t\f\r\n\u00a0\u200b\ufeff")
+#: what may follow a comma that ends a turn: not the start of another action
+_ACTION_STARTS = frozenset("PEBRSp")
+MARKS = ("!!", "??", "!?", "?!", "!", "?")
+#: variations may nest this deep, no deeper: every level is a turn's position kept
+MAX_DEPTH = 32
+#: the sentinel after the text: no digit, no letter, no space, so that a scan needs no
+#: bounds check
+_END = "\x00\x00\x00\x00\x00\x00"
+
+
+class Work:
+    """What the tokenizer did, for tests that prove linear time without a clock:
+    tokens handed out and characters looked at by scans that may fail."""
+
+    tokens = 0
+    steps = 0
+
+    @classmethod
+    def reset(cls) -> None:
+        cls.tokens = 0
+        cls.steps = 0
+
+    @classmethod
+    def total(cls) -> int:
+        return cls.tokens + cls.steps
+
+
+class Reading:
+    """The text being read, and its line offset in its file (for every span): the parse
+    sets them, the transformer reads them (a variation's text as written)."""
+
+    line_offset = 0
+    text = ""
+
+
+class Syntax(Token):
+    """A token that carries the syntax objects read from it."""
+
+    __slots__ = ("syntax",)
+
+
+#: THE square: a file and a rank 1..12, never followed by another digit (``a13`` is no
+#: square, not ``a1`` and a ``3``). Read leniently, as scanned transcripts need: the file
+#: in either case or ``1`` for ``l`` (``FILES``), the rank's ``1`` as ``l`` or ``I``
+#: (``cl0``, after ``FILES_BEFORE_L``); the resolver repairs these and warns. Bounded: a
+#: match looks at four characters at most.
+SQUARE = r"(?:[a-lA-L1](?:1[0-2]|[1-9])|[a-lACDF-L1][lI][0-2]?)(?![0-9])"
+_SQUARE = re.compile(SQUARE)
+_DIGITS = re.compile(r"\d+")
+#: the move nearly every record writes, read in one bounded match: a piece, two squares,
+#: and the first event of a list written right after it (its closing parenthesis, if the
+#: list holds one event). Everything else is read square by square (``Scanner._move``).
+_MOVE = re.compile(rf"([PE])({SQUARE})({SQUARE})(?:\(([x+]?)([BPE])({SQUARE})([NESWU]?)(\)?))?")
+
+
+def square_end(text: str, p: int) -> int:
+    """Where the square written at ``text[p]`` ends, or -1 (see ``SQUARE``)."""
+    m = _SQUARE.match(text, p)
+    return -1 if m is None else m.end()
+
+
+def is_square(text: str) -> bool:
+    """``text`` is exactly one square as the notation reads it."""
+    return bool(text) and square_end(text + _END, 0) == len(text)
+
+
+def _is_word(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+class Scanner:
+    """One text's tokens, read left to right (see the module's docstring)."""
+
+    def __init__(self, data: str, line_offset: int = 0):
+        self.text = data + _END
+        self.n = len(data)
+        self.offset = line_offset
+        self.line = 1
+        self.line_start = 0
+        self.pos = 0
+        #: open parentheses of an event list, a Rearrangement or a sacrifice: in them a
+        #: comma is always a separator, and ``Pa1a2`` no move
+        self.parens = 0
+        self.brackets = 0
+        self.last = ""  # the type of the token handed out last
+        self.front_matter_fails = -1  # no closing '---' after this offset
+        self.label_fails = 0  # no label starts before this offset
+
+    # -- spans ----------------------------------------------------------------------
+    def _span(self, p: int) -> Span:
+        line = self.line + self.offset
+        col = p - self.line_start + 1
+        spans = row(line)
+        return spans.get(col) or span_on(spans, line, col)
+
+    def _square_text(self, p: int, end: int) -> SquareText:
+        return SquareText(self.text[p:end], self._span(p))
+
+    def _token(self, kind: str, start: int, end: int) -> Token:
+        Work.tokens += 1
+        return Token(kind, self.text[start:end], start, self.line, start - self.line_start + 1)
+
+    def _syntax(self, kind: str, start: int, end: int, syntax: Any) -> Token:
+        Work.tokens += 1
+        tok = Syntax(kind, self.text[start:end], start, self.line,
+                     start - self.line_start + 1)
+        tok.syntax = syntax
+        return tok
+
+    def _lines_in(self, start: int, end: int) -> None:
+        """Count the lines ``text[start:end]`` ends, after its token was made."""
+        count = self.text.count("\n", start, end)
+        if count:
+            self.line += count
+            self.line_start = self.text.rindex("\n", start, end) + 1
+
+    # -- the forms ------------------------------------------------------------------
+    def _squares(self, p: int) -> tuple[list[int], int]:
+        """The squares written one after the other from ``p``: their starts, and the end."""
+        starts = []
+        text = self.text
+        while True:
+            end = square_end(text, p)
+            if end < 0:
+                return starts, p
+            starts.append(p)
+            p = end
+
+    def _move(self, p: int) -> tuple[MoveText | None, int, int]:
+        """A piece letter and its squares at ``p``: (the move, its end, 0), or (None, the
+        end of a placement's square, 1) when it names one square, or (None, -1, 0)."""
+        Work.steps += 1
+        text = self.text
+        starts, end = self._squares(p + 1)
+        off = False
+        if starts and text.startswith("off", end):
+            off, end = True, end + 3
+        if not starts:
+            return None, -1, 0
+        if len(starts) == 1 and not off:
+            return None, end, 1
+        Work.steps += len(starts)
+        squares = []
+        for i, s in enumerate(starts):
+            e = starts[i + 1] if i + 1 < len(starts) else (end - 3 if off else end)
+            squares.append(self._square_text(s, e))
+        return MoveText(text[p], tuple(squares), None, self._span(p), off), end, 0
+
+    def _event(self, p: int) -> tuple[EventText | None, int]:
+        """One event of a packed list at ``p``: ``Eg12S``, ``Bh11``, ``xBb5``, ``+Ea4``,
+        followed by ``,`` or ``)``; else (None, -1)."""
+        text = self.text
+        prefix = text[p] if text[p] in "x+" else ""
+        q = p + len(prefix)
+        piece = text[q]
+        if piece not in PIECES:
+            return None, -1
+        end = square_end(text, q + 1)
+        if end < 0:
+            return None, -1
+        facing = None
+        if not prefix and piece == "E" and text[end] in FACINGS and text[end + 1] in ",)":
+            facing = text[end]
+            stop = end + 1
+        elif text[end] in ",)":
+            stop = end
+        else:
+            return None, -1
+        square = self._square_text(q + 1, end)
+        return EventText(prefix, piece, square, facing, self._span(p)), stop
+
+    def _event_list(self, p: int) -> tuple[tuple[EventText, ...] | None, int]:
+        """A whole event list at ``p`` (``(Bh5)``, ``(xBb8,xEa7)``), or (None, -1)."""
+        Work.steps += 1
+        events = []
+        q = p + 1
+        text = self.text
+        while True:
+            event, q = self._event(q)
+            if event is None:
+                return None, -1
+            events.append(event)
+            if text[q] == ")":
+                return tuple(events), q + 1
+            if text[q + 1] not in "x+BPE":  # a comma, then no event
+                return None, -1
+            q += 1
+
+    def _chain(self, p: int) -> tuple[list[tuple[MoveText, int]], int]:
+        """The moves packed from ``p``, joined by commas without spaces, each with its
+        event list where written right after it: (the moves with their ends, and the
+        end of a placement's square if ``p`` is one: ``-1`` otherwise)."""
+        text = self.text
+        moves: list[tuple[MoveText, int]] = []
+        fast = _MOVE.match
+        line = self.line + self.offset
+        spans = row(line)
+        get = spans.get
+        base = 1 - self.line_start  # a column is base + an offset
+        while True:
+            m = fast(text, p)
+            if m is not None:  # the usual move, read in place if nothing more is written
+                piece, frm, to, prefix, letter, name, facing, close = m.groups()
+                end = m.end()
+                after = text[end]
+                if prefix is None:
+                    usual = after != "(" and after != "o" and _SQUARE.match(text, end) is None
+                else:
+                    usual = bool(close) and (not facing or (not prefix and letter == "E"))
+                if usual:
+                    Work.steps += 1
+                    at = base + p + 1
+                    to_at = at + len(frm)
+                    squares = (SquareText(frm, get(at) or span_on(spans, line, at)),
+                               SquareText(to, get(to_at) or span_on(spans, line, to_at)))
+                    events = None
+                    if prefix is not None:
+                        at = to_at + len(to) + 1
+                        name_at = at + len(prefix) + 1
+                        events = (EventText(
+                            prefix, letter,
+                            SquareText(name, get(name_at) or span_on(spans, line, name_at)),
+                            facing or None, get(at) or span_on(spans, line, at)),)
+                    at = base + p
+                    moves.append((MoveText(piece, squares, events,
+                                           get(at) or span_on(spans, line, at)), end))
+                    if after == "," and text[end + 1] in "PE":
+                        p = end + 1
+                        continue
+                    return moves, -1
+            move, end, placed = self._move(p)
+            if move is None:
+                return moves, (end if placed and not moves else -1)
+            if text[end] == "(":
+                events, after = self._event_list(end)
+                if events is not None:
+                    move = MoveText(move.piece, move.squares, events, move.span, move.off)
+                    end = after
+            moves.append((move, end))
+            if text[end] == "," and text[end + 1] in "PE":
+                p = end + 1
+                continue
+            return moves, -1
+
+    def _blanks_then(self, p: int) -> str:
+        """The first character after the white space at ``p`` ('' at the end)."""
+        text, n = self.text, self.n
+        start = p
+        while p < n and (text[p].isspace() or text[p] in "\u200b\ufeff"):
+            p += 1
+        Work.steps += p - start
+        return text[p] if p < n else ""
+
+    def _ends_turn(self, p: int) -> bool:
+        """A comma at ``p`` that ends a turn: no action follows it (``6.Pc4, Pc9,``)."""
+        c = self._blanks_then(p + 1)
+        return c == "" or c not in _ACTION_STARTS
+
+    def _realm_list(self, p: int) -> tuple[RearrangementText | None, int]:
+        """``Rh5(Pg4,Eg6N;Pi6)`` with no space and no Base at ``p``, or (None, -1)."""
+        Work.steps += 1
+        text = self.text
+        end = square_end(text, p + 1)
+        if end < 0 or text[end] != "(":
+            return None, -1
+        own: list[ItemText] = []
+        theirs: list[ItemText] = []
+        into = own
+        q = end + 1
+        while True:
+            piece = text[q]
+            if piece not in "PE":
+                return None, -1
+            s_end = square_end(text, q + 1)
+            if s_end < 0:
+                return None, -1
+            facing = None
+            stop = s_end
+            if piece == "E" and text[s_end] in FACINGS:
+                facing, stop = text[s_end], s_end + 1
+            if text[stop] not in ",;)":
+                return None, -1
+            into.append(ItemText(piece, self._square_text(q + 1, s_end), facing, self._span(q)))
+            if text[stop] == ")":
+                break
+            if text[stop] == ";":
+                if into is theirs:
+                    return None, -1
+                into = theirs
+            q = stop + 1
+        realm = RearrangementText(self._square_text(p + 1, end), tuple(own), self._span(p),
+                                  tuple(theirs))
+        return realm, stop + 1
+
+    # -- tokens ---------------------------------------------------------------------
+    def tokens(self) -> Iterator[Token]:
+        text, n = self.text, self.n
+        while True:
+            p = self.pos
+            while p < n and text[p] in BLANKS:
+                if text[p] == "\n":
+                    self.line += 1
+                    self.line_start = p + 1
+                p += 1
+            self.pos = p
+            if p >= n:
+                return
+            c = text[p]
+            if self.parens and c in "PEBx+,;)":
+                yield from self._in_parens(p, c)
+            elif c in "PE":
+                yield from self._actions(p)
+            elif c in DIGITS or c.isdecimal():
+                yield from self._numbered(p)
+            else:
+                yield from self._other(p, c)
+            if self.last == "BAD":
+                return
+
+    def _emit(self, tok: Token, end: int) -> Token:
+        self.last = tok.type
+        self.pos = end
+        return tok
+
+    def _bad(self, p: int) -> Token:
+        return self._emit(self._token("BAD", p, p + 1), p + 1)
+
+    def _in_parens(self, p: int, c: str) -> Iterator[Token]:
+        """Inside an event list, a Rearrangement or a sacrifice: pieces at squares only."""
+        text = self.text
+        if c == ",":
+            yield self._emit(self._token("COMMA", p, p + 1), p + 1)
+            return
+        if c == ";":
+            yield self._emit(self._token("SEMICOLON", p, p + 1), p + 1)
+            return
+        if c == ")":
+            self.parens -= 1
+            yield self._emit(self._token("RPAR", p, p + 1), p + 1)
+            return
+        prefix = c if c in "x+" else ""
+        q = p + len(prefix)
+        if text[q] not in PIECES:
+            yield self._bad(p)
+            return
+        end = square_end(text, q + 1)
+        if end < 0:
+            yield self._bad(p)
+            return
+        square = self._square_text(q + 1, end)
+        if prefix:
+            kind = "TAKEN_AT" if prefix == "x" else "BROUGHT_AT"
+            yield self._emit(self._syntax(kind, p, end, (prefix, text[q], square, None)), end)
+        elif c == "E" and text[end] in FACINGS:
+            yield self._emit(self._syntax("ENFORCER_AT", p, end + 1, ("", c, square, text[end])),
+                             end + 1)
+        else:
+            yield self._emit(self._syntax("PIECE_AT", p, end, ("", c, square, None)), end)
+
+    def _actions(self, p: int) -> Iterator[Token]:
+        """Moves from ``p``: one token for those packed, as the smaller tokens would read."""
+        moves, placed = self._chain(p)
+        if not moves:
+            if placed < 0:
+                yield self._word(p, self.text[p])
+            else:
+                yield self._placement(p, placed)
+            return
+        yield from self._moves_out(moves, p)
+
+    def _placement(self, p: int, end: int) -> Token:
+        square = self._square_text(p + 1, end)
+        piece, facing = self.text[p], self.text[end]
+        if piece == "E" and facing in FACINGS:  # "Eg12S" outside an event list: misplaced
+            return self._emit(self._syntax("ENFORCER_AT", p, end + 1, ("", piece, square, facing)),
+                              end + 1)
+        return self._emit(self._syntax("PIECE_AT", p, end, ("", piece, square, None)), end)
+
+    def _moves_out(self, moves: list[tuple[MoveText, int]], p: int) -> Iterator[Token]:
+        """Hand out the moves of a chain from ``p``: one ``MOVE_RUN`` for the moves up to the
+        last with its events in the token (after a ``MOVE`` an event list may follow written
+        apart: ``Pa1a2,Pb1b2 (Bh5)``), each move after it a token of its own."""
+        run = len(moves)
+        while run > 1 and moves[run - 1][0].events is None:
+            run -= 1
+        start = p
+        if run > 1:
+            end = moves[run - 1][1]
+            yield self._emit(self._syntax("MOVE_RUN", p, end, [m for m, _ in moves[:run]]), end)
+            start = end + 1
+        else:
+            run = 0
+        for i in range(run, len(moves)):
+            if i:
+                yield self._emit(self._token("COMMA", start - 1, start), start)
+            move, end = moves[i]
+            kind = "MOVE" if move.events is None else "MOVE_EVENTS"
+            yield self._emit(self._syntax(kind, start, end, move), end)
+            start = end + 1
+
+    def _numbered(self, p: int) -> Iterator[Token]:
+        """A move number (and the entry packed after it), a Black move number, a result."""
+        text = self.text
+        q = _DIGITS.match(text, p).end()  # type: ignore[union-attr]
+        Work.steps += q - p
+        dot = q + 1
+        c = text[dot] if text[q] == "." else ""
+        if c and c in "PER":  # the usual entry: "7.Pi10i6(Bh5)..." (never a Black number)
+            packed = self._packed_entry(p, dot)
+            if packed is not None:
+                yield from packed
+                return
+        if c and c in PIECES:
+            pairs = self._placed_pairs(p)
+            if pairs:
+                yield from pairs
+                return
+        # "7...", "7…", "7. ...": Black's turn opens the entry
+        r = q
+        if text[r] == ".":
+            r += 1
+            while text[r] in " \t":
+                r += 1
+        if text.startswith("...", r) or text[r] == "…":
+            end = r + (1 if text[r] == "…" else 3)
+            yield self._emit(self._token("BLACKNUM", p, end), end)
+            return
+        if text.startswith("...", q) or text[q] == "…":
+            end = q + (1 if text[q] == "…" else 3)
+            yield self._emit(self._token("BLACKNUM", p, end), end)
+            return
+        result = self._result(p)
+        if result > 0:
+            yield self._emit(self._token("RESULT", p, result), result)
+            return
+        if text[q] != ".":
+            yield self._bad(p)
+            return
+        # "7.", or with a stray comma or full stop a scan left ("7.,", "7..")
+        end = dot
+        r = dot
+        while text[r] in " \t":
+            r += 1
+        if text[r] in ",." and r < self.n:
+            end = r + 1
+        yield self._emit(self._token("MOVENUM", p, end), end)
+
+    def _result(self, p: int) -> int:
+        """The end of a result at ``p`` with any stray comma or full stop after it, or -1."""
+        text = self.text
+        for written in ("1-0", "0-1", "1/2-1/2", "½-½", "*"):
+            if text.startswith(written, p):
+                end = p + len(written)
+                if text[end] in ",.":
+                    return end + 1
+                if text[end] in " \t" and text[end + 1] in ",.":
+                    return end + 2
+                return end
+        return -1
+
+    def _turn_packed(self, p: int) -> tuple[Any, int]:
+        """White's or Black's turn packed from ``p``: a list of moves, or a Rearrangement."""
+        if self.text[p] == "R":
+            realm, end = self._realm_list(p)
+            return realm, end
+        moves, _ = self._chain(p)
+        if not moves:
+            return None, -1
+        return moves, moves[-1][1]
+
+    def _packed_entry(self, p: int, dot: int) -> list[Token] | None:
+        """``7.Pg5g9(Bh8)/`` (``WHITE_HALF``) or ``7.Pg5g9(Bh8)/Pc5c2`` (``FULL_ENTRY``; white
+        space, even a line's end, may stand after the slash), with the syntax of its turns;
+        several whole entries one after the other, white space between them, are one
+        ``ENTRY_RUN``. None where the entry is not packed so."""
+        line, line_start = self.line, self.line_start
+        whole = self._whole_entry(p, dot)
+        if whole is None:
+            self.line, self.line_start = line, line_start
+            white, slash = self._turn_packed(dot)
+            if white is None or self.text[slash] != "/":
+                return None
+            syntax = (int(self.text[p:dot - 1]), _packed_turn(white), self._span(p))
+            tok = self._syntax("WHITE_HALF", p, slash + 1, syntax)
+            return [self._emit(tok, slash + 1)]
+        entries = [whole[0]]
+        end = whole[1]
+        while self.text[end].isspace():  # more whole entries after white space?
+            q, at = end, (self.line, self.line_start)
+            q = self._skip_blanks(q)
+            d = _DIGITS.match(self.text, q)
+            nxt = None
+            if d is not None and self.text[d.end()] == "." and self.text[d.end() + 1] in "PER":
+                nxt = self._whole_entry(q, d.end() + 1)
+            if nxt is None:
+                self.line, self.line_start = at
+                break
+            entries.append(nxt[0])
+            end = nxt[1]
+        kind = "FULL_ENTRY" if len(entries) == 1 else "ENTRY_RUN"
+        Work.tokens += 1
+        tok = Syntax(kind, self.text[p:end], p, line, p - line_start + 1)
+        tok.syntax = entries[0] if len(entries) == 1 else entries
+        return [self._emit(tok, end)]
+
+    def _skip_blanks(self, q: int) -> int:
+        """Past the white space at ``q``, counting the lines it ends."""
+        text, n = self.text, self.n
+        start = q
+        while q < n and text[q] in BLANKS:
+            if text[q] == "\n":
+                self.line += 1
+                self.line_start = q + 1
+            q += 1
+        Work.steps += q - start
+        return q
+
+    def _whole_entry(self, p: int, dot: int) -> tuple[Any, int] | None:
+        """The entry packed from ``p`` (its number) with both turns, and its end; None where
+        it is not (then the lines counted are the caller's to restore)."""
+        text = self.text
+        white, slash = self._turn_packed(dot)
+        if white is None or text[slash] != "/":
+            return None
+        span = self._span(p)
+        after = self._skip_blanks(slash + 1)
+        if text[after] not in "PE":
+            return None
+        moves, _ = self._chain(after)
+        if not moves:
+            return None
+        end = moves[-1][1]
+        c = text[end]
+        if not (end >= self.n or c.isspace() or c == ",") or self._blanks_then(end) == "(":
+            return None
+        number = int(text[p:dot - 1])
+        return (number, _packed_turn(white), [m for m, _ in moves], span), end
+
+    def _placed_pairs(self, p: int) -> list[Token]:
+        """``1.Bh11 Bh2,`` (``PLACED_PAIR``) and several such pairs on a line, spaces
+        between (``PLACED_RUN``): their entries; [] where there is none."""
+        pairs = []
+        end = p
+        q = p
+        while True:
+            pair, stop = self._placed_pair(q)
+            if pair is None:
+                break
+            pairs.append(pair)
+            end = stop
+            q = stop
+            while self.text[q] in " \t":
+                q += 1
+            Work.steps += q - stop
+            if q == stop or not self.text[q].isdecimal():
+                break
+        if not pairs:
+            return []
+        kind = "PLACED_PAIR" if len(pairs) == 1 else "PLACED_RUN"
+        return [self._emit(self._syntax(kind, p, end, pairs), end)]
+
+    def _placed_pair(self, p: int) -> tuple[tuple[Any, ...] | None, int]:
+        Work.steps += 1
+        text = self.text
+        q = p
+        while text[q].isdecimal():
+            q += 1
+        if q == p or text[q] != "." or text[q + 1] not in PIECES:
+            return None, -1
+        white_at = q + 1
+        white_end = square_end(text, white_at + 1)
+        if white_end < 0 or text[white_end] not in " \t":
+            return None, -1
+        black_at = white_end
+        while text[black_at] in " \t":
+            black_at += 1
+        if text[black_at] not in PIECES:
+            return None, -1
+        black_end = square_end(text, black_at + 1)
+        if black_end < 0 or text[black_end] != "," or not self._ends_turn(black_end):
+            return None, -1
+        pair = (
+            int(text[p:q]), self._span(p),
+            PlacementText(text[white_at], self._square_text(white_at + 1, white_end),
+                          self._span(white_at)),
+            PlacementText(text[black_at], self._square_text(black_at + 1, black_end),
+                          self._span(black_at)),
+            self._span(black_end),
+        )
+        return pair, black_end + 1
+
+    def _other(self, p: int, c: str) -> Iterator[Token]:
+        text = self.text
+        if c == "(":
+            yield self._paren(p)
+        elif c == ")":
+            yield self._emit(self._token("RPAR", p, p + 1), p + 1)
+        elif c == ",":
+            kind = "END_COMMA" if self._ends_turn(p) else "COMMA"
+            yield self._emit(self._token(kind, p, p + 1), p + 1)
+        elif c == "/":
+            yield self._emit(self._token("SLASH", p, p + 1), p + 1)
+        elif c == ";":
+            yield self._emit(self._token("SEMICOLON", p, p + 1), p + 1)
+        elif c == "{":
+            end = text.find("}", p, self.n)
+            Work.steps += (end if end >= 0 else self.n) - p
+            if end < 0:
+                yield self._bad(p)
+                return
+            tok = self._token("COMMENT", p, end + 1)
+            self._lines_in(p, end + 1)
+            yield self._emit(tok, end + 1)
+        elif c == "[":
+            self.brackets += 1
+            if self.brackets > MAX_DEPTH:
+                yield self._emit(self._token("DEEP", p, p + 1), p + 1)
+                return
+            yield self._emit(self._token("LSQB", p, p + 1), p + 1)
+        elif c == "]":
+            self.brackets -= 1
+            yield self._emit(self._token("RSQB", p, p + 1), p + 1)
+        elif c in "!?":
+            for mark in MARKS:
+                if text.startswith(mark, p):
+                    yield self._emit(self._token("MARK", p, p + len(mark)), p + len(mark))
+                    return
+        elif c == ".":
+            r = p + 1
+            while text[r] in " \t":
+                r += 1
+            Work.steps += r - p
+            if r >= self.n or text[r] == "\n" or (text[r] == "\r" and text[r + 1] == "\n"):
+                yield self._emit(self._token("END_STOP", p, p + 1), p + 1)
+            else:
+                yield self._bad(p)
+        elif c in "-*•½":
+            yield self._dash(p, c)
+        elif c == "+":
+            yield self._outside(p, c)
+        elif c.isalpha():
+            yield self._word(p, c)
+        else:
+            yield self._bad(p)
+
+    def _paren(self, p: int) -> Token:
+        """``(`` opening a list, or a parenthesised note like the article's ``(Figure 6)``."""
+        text = self.text
+        if self.last not in ("REALM", "SACRIFICE"):
+            q = p + 1
+            while text[q] in " \t":
+                q += 1
+            if text[q] in "x+":
+                q += 1
+            if not (text[q] in PIECES and text[q + 1].isascii() and text[q + 1].isalpha()
+                    and text[q + 2] in DIGITS):
+                end = p + 1
+                while end < self.n and text[end] not in "()\n":
+                    end += 1
+                Work.steps += end - p
+                if text[end] == ")" and end < self.n:
+                    end += 1
+                    stray = text[end] == "," and self._ends_turn(end)
+                    if stray or (text[end] == "." and (end + 1 >= self.n
+                                                      or text[end + 1].isspace())):
+                        end += 1
+                    return self._emit(self._token("PAREN_NOTE", p, end), end)
+        self.parens += 1
+        return self._emit(self._token("LPAR", p, p + 1), p + 1)
+
+    def _dash(self, p: int, c: str) -> Token:
+        text = self.text
+        if c in "-*•":  # "- 10." in a transcript pasted from a list
+            q = p + 1
+            while text[q] in " \t":
+                q += 1
+            Work.steps += q - p
+            if q > p + 1 and text[q] in DIGITS:
+                return self._emit(self._token("LIST_MARKER", p, q), q)
+        if c == "-" and text.startswith("---", p):
+            end = self._front_matter(p)
+            if end > 0:
+                tok = self._token("FRONT_MATTER", p, end)
+                self._lines_in(p, end)
+                return self._emit(tok, end)
+        end = self._result(p)
+        if end > 0:
+            return self._emit(self._token("RESULT", p, end), end)
+        return self._bad(p)
+
+    def _front_matter(self, p: int) -> int:
+        """The end of a front matter opening at ``p`` (``---`` lines around YAML), or -1."""
+        text, n = self.text, self.n
+        q = p + 3
+        while text[q] in " \t":
+            q += 1
+        if text[q] == "\r":
+            q += 1
+        if text[q] != "\n" or p <= self.front_matter_fails:
+            return -1
+        q += 1
+        while q < n:
+            eol = text.find("\n", q, n)
+            stop = n if eol < 0 else eol
+            Work.steps += stop - q + 1
+            if text.startswith("---", q) and not text[q + 3 : stop].removesuffix("\r").strip(" \t"):
+                return n if eol < 0 else eol + 1
+            q = stop + 1
+        self.front_matter_fails = n
+        return -1
+
+    def _word(self, p: int, c: str) -> Token:
+        """A letter that starts no move: a placement, a Rearrangement, a sacrifice, an
+        event outside its list, ``pass``, ``wins``, a label like ``Set-up:``."""
+        text = self.text
+        if p >= self.label_fails and c.isascii():
+            q = p + 1
+            while text[q].isascii() and (text[q].isalpha() or text[q] in "?-"):
+                q += 1
+            Work.steps += q - p
+            if text[q] == ":":
+                return self._emit(self._token("LABEL", p, q + 1), q + 1)
+            # no label starts before q either: the same run of letters ends there
+            self.label_fails = q
+        if c == "B":
+            end = square_end(text, p + 1)
+            if end > 0:
+                return self._placement(p, end)
+        elif c == "R":
+            realm, end = self._realm_list(p)
+            if realm is not None:
+                return self._emit(self._syntax("REALM_LIST", p, end, realm), end)
+            end = square_end(text, p + 1)
+            if end > 0:
+                square = self._square_text(p + 1, end)
+                return self._emit(self._syntax("REALM", p, end, square), end)
+        elif c == "S":
+            end = square_end(text, p + 1)
+            if end > 0:
+                square = self._square_text(p + 1, end)
+                return self._emit(self._syntax("SACRIFICE", p, end, square), end)
+        elif c == "x":
+            return self._outside(p, c)
+        elif text.startswith("pass", p) and not _is_word(text[p + 4]):
+            return self._emit(self._token("PASS", p, p + 4), p + 4)
+        elif text.startswith("wins", p) and not _is_word(text[p + 4]):
+            end = p + 5 if text[p + 4] == "." else p + 4
+            return self._emit(self._token("WINS", p, end), end)
+        return self._bad(p)
+
+    def _outside(self, p: int, c: str) -> Token:
+        """``xBb5`` or ``+Ea4`` outside an event list: a token, so that the parser says
+        it does not belong there."""
+        text = self.text
+        if text[p + 1] in PIECES:
+            end = square_end(text, p + 2)
+            if end > 0:
+                kind = "TAKEN_AT" if c == "x" else "BROUGHT_AT"
+                square = self._square_text(p + 2, end)
+                return self._emit(self._syntax(kind, p, end, (c, text[p + 1], square, None)),
+                                  end)
+        return self._bad(p)
+
+
+def _packed_turn(turn: Any) -> Any:
+    """White's turn as packed: a Rearrangement, or the moves of a chain."""
+    if isinstance(turn, RearrangementText):
+        return [turn]
+    return [m for m, _ in turn]
+
+
+class RealmLexer(Lexer):
+    """The tokenizer, handed to lark through its public ``lexer=`` option."""
+
+    def __init__(self, lexer_conf: Any):
+        pass
+
+    def lex(self, data: str) -> Iterator[Token]:  # type: ignore[override]
+        Reading.text = data
+        return Scanner(data, Reading.line_offset).tokens()
+
+
+def lex(text: str, line_offset: int = 0) -> Iterator[Token]:
+    """The tokens of ``text``, one by one as the parser pulls them (for tests and tools)."""
+    return Scanner(text, line_offset).tokens()
