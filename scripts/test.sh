@@ -5,6 +5,8 @@
 # fonts-dejavu-core and time zones tzdata. As root, scripts/setup-system.sh installs them.
 # axe-core (the accessibility check of every page and mail) comes from the npm registry, at
 # the version tests/axe/package-lock.json pins.
+# The notation's tests run a second time with the lowest lark pyproject.toml allows (the
+# suite itself runs with the newest), in .venv-lark-low: pbem uses lark's public API only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-system.sh test
@@ -17,3 +19,9 @@ else
 fi
 .venv/bin/ruff check pbem tests bench
 .venv/bin/python -m pytest -q "$@"
+lowest=$(grep -o '"lark>=[0-9.]*' pyproject.toml | cut -d= -f2)
+PY=${PYTHON:-python3}
+[ -x .venv-lark-low/bin/python ] || "$PY" -m venv .venv-lark-low
+.venv-lark-low/bin/python -m pip install --quiet --disable-pip-version-check \
+  "lark==$lowest" "pyyaml>=6" "pytest>=8" "hypothesis>=6.100"
+PYTHONPATH=. .venv-lark-low/bin/python -m pytest -q -p no:cacheprovider tests/notation

@@ -304,11 +304,11 @@ def _quoted(tok: Token) -> str:
     its first pair, as they were before they became one token, so that the error stays
     word for word the same."""
     text = str(tok)
-    if tok.type == "FULL_ENTRY":  # without the end of its line, which is in the token
-        text = text.rstrip(" \t\r\n")
     if tok.type == "PLACED_RUN":  # its first pair, the token it was before runs were one
         return text[: text.index(",") + 1]
-    if tok.type in ("WHITE_HALF", "FULL_ENTRY"):
+    if tok.type in ("FULL_ENTRY", "ENTRY_RUN"):  # up to the first white space: the first
+        text = text.split()[0]  # entry, or its White half where Black's turn is apart
+    if tok.type in ("WHITE_HALF", "FULL_ENTRY", "ENTRY_RUN"):
         dot = text.index(".") + 1
         if text[dot] == "R":
             return text[:dot]

@@ -71,6 +71,11 @@ class Frame:
     #: White's and Black's pieces beside the board (Medieval's pieces moved off), in a
     #: game that keeps any (``Game.off_board``)
     off: tuple[int, int] | None = None
+    #: an editor's mark on this action (``!``, ``?!``, ...), and on a turn's last action its
+    #: comments and the side lines that branch there (``annotations.SideLine`` indices)
+    mark: str = ""
+    comments: tuple[str, ...] = ()
+    variations: tuple[int, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -91,6 +96,12 @@ class Frame:
             data["p"] = list(self.path)
         if self.off is not None:
             data["o"] = list(self.off)
+        if self.mark:
+            data["mk"] = self.mark
+        if self.comments:
+            data["cm"] = list(self.comments)
+        if self.variations:
+            data["v"] = list(self.variations)
         return data
 
 

@@ -5,6 +5,9 @@
   var SVG = "http://www.w3.org/2000/svg";
   var CELL = 40, MARGIN = 24, SIZE = 12;
   var frames = JSON.parse(document.getElementById("frames").textContent);
+  // side lines (the record's variations) and the marks in words (pbem/render/annotations.py)
+  var annotations = JSON.parse(document.getElementById("lines").textContent);
+  var mainFrames = frames, line = null, stack = [];
   // the game's pieces: frame character -> [side, shape, name, facing] (Game.frame_legend)
   var legend = JSON.parse(document.getElementById("pieces").textContent);
   // the game's words for its pieces and Realms (pbem/render/board_words.py: viewer_words)
@@ -223,7 +226,8 @@
                       "marker-end": "url(#arrowhead)", "class": "arrow"}, board);
     }
     if (f.o) { drawOff(f.o); }
-    document.getElementById("caption").textContent = f.c;
+    document.getElementById("caption").textContent = f.c + (f.mk ? " " + f.mk : "");
+    showNotes(f);
     var status = f.st;
     for (var j = current; !status && j >= 0; j--) { status = frames[j].st; }
     document.getElementById("status").textContent = status || "";
@@ -232,21 +236,107 @@
     board.setAttribute("aria-label", seen + (flipped ? ", seen from Black's side" : "") +
                        ". " + (status || ""));
     describeBoard(f);
-    var links = document.querySelectorAll("#movelist a, .turn-words a");
+    var links = document.querySelectorAll("#movelist a[data-frame], .turn-words a, #line-moves a");
     for (var n = 0; n < links.length; n++) {
-      var here = Number(links[n].getAttribute("data-frame")) === current;
+      var inList = links[n].closest("#line-moves") !== null;
+      var here = (line !== null) === inList && Number(links[n].getAttribute("data-frame")) === current;
       links[n].classList.toggle("current", here);
       if (here) { links[n].setAttribute("aria-current", "step"); }
       else { links[n].removeAttribute("aria-current"); }
     }
   }
 
-  // each step said in words to a screen reader: the action, then whose turn it is
+  // the frame's mark in words, its comments and the side lines that branch at it
+  function markWords(f) { return f.mk ? annotations.marks[f.mk] || f.mk : ""; }
+  function showNotes(f) {
+    var box = document.getElementById("comments"), branches = document.getElementById("branches");
+    while (box.firstChild) { box.removeChild(box.firstChild); }
+    while (branches.firstChild) { branches.removeChild(branches.firstChild); }
+    if (f.mk) {
+      var m = document.createElement("p");
+      m.className = "mark-words";
+      m.textContent = f.n + f.mk + ": " + markWords(f) + ".";
+      box.appendChild(m);
+    }
+    (f.cm || []).forEach(function (text) {
+      var p = document.createElement("p");
+      p.className = "comment";
+      p.textContent = text;
+      box.appendChild(p);
+    });
+    (f.v || []).forEach(function (i) {
+      var p = document.createElement("p"), a = document.createElement("a");
+      a.href = "#v" + i;
+      a.setAttribute("data-line", String(i));
+      a.textContent = "Side line instead of " + annotations.lines[i].t + ": " + annotations.lines[i].x;
+      p.appendChild(a);
+      branches.appendChild(p);
+    });
+  }
+
+  // each step said in words to a screen reader: the action, its mark and comments, then
+  // whose turn it is, and any side line one may step into here
   function announce() {
     var f = frames[current], status = f.st;
     for (var j = current; !status && j >= 0; j--) { status = frames[j].st; }
-    var said = current === 0 ? "Start. " + (status || "") : f.c + ". " + (f.st || "");
+    var said = current === 0 ? (line ? "The position the side line starts from. " : "Start. ") +
+      (status || "") : f.c + ". " + (f.mk ? "Marked " + f.mk + ", " + markWords(f) + ". " : "") + (f.st || "");
+    (f.cm || []).forEach(function (c) { said += " Comment: " + c; });
+    if (f.v && f.v.length) {
+      said += " " + (f.v.length === 1 ? "A side line branches here" : f.v.length +
+        " side lines branch here") + ": press V to step into it.";
+    }
     document.getElementById("announce").textContent = said.trim();
+  }
+
+  // side lines: step into one (its frames replace the game's, from the position before the
+  // turn it replaces) and back out to where the reader was
+  function showBar() {
+    var bar = document.getElementById("line-bar");
+    bar.hidden = line === null;
+    if (line === null) { return; }
+    document.getElementById("line-text").textContent = "instead of " + line.t + ": " + line.x;
+    var notes = (line.w || []).map(function (w) { return w + "."; });
+    if (line.e) { notes.push("It " + line.e.replace(/^the line /, "") + "."); }
+    document.getElementById("line-error").textContent = notes.join(" ");
+    var list = document.getElementById("line-moves");
+    while (list.firstChild) { list.removeChild(list.firstChild); }
+    line.f.forEach(function (f, k) {
+      if (k === 0) { return; }
+      var item = document.createElement("li"), a = document.createElement("a");
+      a.href = "#v" + line.i + "." + k;
+      a.setAttribute("data-frame", String(k));
+      a.textContent = f.t + ": " + f.n + (f.mk || "");
+      item.appendChild(a);
+      list.appendChild(item);
+    });
+  }
+  function enter(i) {
+    var l = annotations.lines[i];
+    if (!l) { return; }
+    stack.push({line: line, frames: frames, current: current});
+    line = l;
+    frames = l.f;
+    showBar();
+    go(frames.length > 1 ? 1 : 0, true, true);
+    announce();
+    document.getElementById("announce").textContent = "In the side line instead of " + l.t +
+      ". " + document.getElementById("announce").textContent;
+    document.getElementById("line-back").focus();
+  }
+  function leave() {
+    if (line === null) { return; }
+    var back = stack.pop();
+    line = back.line;
+    frames = back.frames;
+    showBar();
+    go(back.current, true, true);
+    var at = frames[current].t === "start" ? "the start" : frames[current].t;
+    document.getElementById("announce").textContent =
+      (line ? "Back in the side line" : "Back in the game") + " at " + at + ".";
+    var link = document.querySelector((line ? "#line-moves" : "#movelist") +
+                                      " a[data-frame='" + current + "']");
+    (link || document.getElementById("next")).focus();
   }
 
   function fragmentOf(i) {
@@ -269,7 +359,7 @@
     current = Math.max(0, Math.min(frames.length - 1, i));
     draw();
     if (!quiet) { announce(); }
-    if (!fromHash) {
+    if (!fromHash && line === null) {
       var target = "#" + fragmentOf(current);
       if (location.hash !== target) { history.replaceState(null, "", target); }
     }
@@ -304,6 +394,7 @@
   document.getElementById("goto").addEventListener("submit", function (e) {
     e.preventDefault();
     var input = document.getElementById("goto-turn");
+    while (line !== null) { leave(); }  // a turn of the game itself
     var wanted = input.value.trim().toLowerCase(), i = wanted ? frameOf(wanted) : -1;
     var error = document.getElementById("goto-error");
     if (i < 0) {
@@ -313,12 +404,33 @@
     }
     error.textContent = "";
     go(i);
+    // the focus goes to the move in the list: the keys step on from there
+    var link = document.querySelector("#movelist a[data-frame='" + current + "']");
+    if (link) { link.focus(); }
   });
   function choose(e) {
+    var v = e.target.closest ? e.target.closest("a[data-line]") : null;
+    if (v) {  // a side line: from the game itself, or from within a side line
+      e.preventDefault();
+      var i = Number(v.getAttribute("data-line")), l = annotations.lines[i];
+      var parent = l.p === undefined ? null : l.p;
+      while (line !== null && line.i !== parent) { leave(); }  // out to the line it leaves
+      if ((line === null ? null : line.i) !== parent) { return; }
+      go(l.s, true, true);
+      enter(i);
+      return;
+    }
     var a = e.target.closest ? e.target.closest("a[data-frame]") : null;
-    if (a) { e.preventDefault(); go(Number(a.getAttribute("data-frame"))); }
+    if (!a) { return; }
+    e.preventDefault();
+    var inList = a.closest("#line-moves") !== null;
+    if (!inList) { while (line !== null) { leave(); } }
+    go(Number(a.getAttribute("data-frame")));
   }
   document.getElementById("movelist").addEventListener("click", choose);
+  document.getElementById("branches").addEventListener("click", choose);
+  document.getElementById("line-moves").addEventListener("click", choose);
+  document.getElementById("line-back").onclick = leave;
   var told = document.querySelector(".turn-words");
   if (told) { told.addEventListener("click", choose); }
   document.addEventListener("keydown", function (e) {
@@ -331,8 +443,12 @@
     else if (e.key === "PageUp" || e.key === "ArrowUp") { go(turnStart(current, -1)); e.preventDefault(); }
     else if (e.key === "PageDown" || e.key === "ArrowDown") { go(turnStart(current, 1)); e.preventDefault(); }
     else if (e.key === "f" || e.key === "F") { flip(); }
+    else if (e.key === "Escape" && line !== null) { leave(); e.preventDefault(); }
+    else if ((e.key === "v" || e.key === "V") && frames[current].v) { enter(frames[current].v[0]); }
   });
   window.addEventListener("hashchange", function () {
+    if (location.hash.slice(0, 2) === "#v") { return; }  // a side line's own links
+    while (line !== null) { leave(); }
     var i = frameOf(location.hash.slice(1));
     if (i >= 0) { go(i, true); }
   });

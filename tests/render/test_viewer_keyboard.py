@@ -140,3 +140,103 @@ def test_the_page_has_landmarks_labels_and_the_game_in_words(page, site: Path) -
     # the skip link is the first stop of Tab, and leads to the board
     page.keyboard.press("Tab")
     assert _focused(page)["text"] == "Skip to the board"
+
+
+ANNOTATED = {
+    "1.Bh11 Bh2,": "1.Bh11! {A classic start.} Bh2?! {Too early.} "
+                   "[1...Be5 2.Be8 {Then White} [2.Bb5!?] 2...Bh2]",
+    "9.Pg9l9(Bk8),Pj6j7(Ei7W)/": "9.Pg9l9(Bk8)!!,Pj6j7(Ei7W) {Strong.} [9.Pg9g11 {weaker}]/",
+}
+
+
+@pytest.fixture(scope="module")
+def annotated_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    text = (ROOT / "games" / "sample-game-2002.realm").read_text(encoding="utf-8")
+    for plain, annotated in ANNOTATED.items():
+        assert plain in text
+        text = text.replace(plain, annotated)
+    folder = tmp_path_factory.mktemp("annotated")
+    (folder / "annotated.realm").write_text(text, encoding="utf-8")
+    out = tmp_path_factory.mktemp("site")
+    build_archive([folder], out, title="Annotated")
+    return out
+
+
+def test_an_annotated_game_by_keyboard_into_a_side_line_and_back(page, annotated_site) -> None:
+    page.goto((annotated_site / "games" / "annotated.html").as_uri())
+    said = lambda: page.inner_text("#announce")  # noqa: E731
+    main_board = _board(page)
+    # the first action: its mark in words and its comment, shown and said
+    _tab_to(page, "next")
+    page.keyboard.press("Enter")
+    assert "a good move" in said() and "Comment: A classic start." in said()
+    assert page.inner_text("#comments").startswith("Bh11!: a good move.")
+    page.keyboard.press("ArrowRight")  # 1b, where a side line branches
+    assert "Comment: Too early." in said() and "press V" in said()
+    after_1b = _board(page)
+    # Tab to the side line in the move list, Enter steps into it
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.getAttribute('data-line')") == "0":
+            break
+    else:
+        raise AssertionError("Tab never reached the side line")
+    page.keyboard.press("Enter")
+    assert page.is_visible("#line-bar")
+    assert said().startswith("In the side line instead of 1b.")
+    assert "Black placed a Base on e5" in said()
+    in_line = _board(page)
+    assert in_line != after_1b and in_line[52] == "b"  # e5 is square 4 + 12 * 4 = 52
+    page.keyboard.press("ArrowRight")  # 2.Be8 in the side line: a side line of its own
+    assert "Comment: Then White" in said() and "press V" in said()
+    page.keyboard.press("v")  # into the nested line: 2.Bb5!?
+    assert "an interesting move" in said()
+    assert _board(page)[49] == "B"  # b5 is square 1 + 12 * 4 = 49
+    page.keyboard.press("Escape")
+    assert said() == "Back in the side line at 2w."
+    page.keyboard.press("Escape")
+    assert said().startswith("Back in the game at")
+    assert page.is_hidden("#line-bar")
+    page.keyboard.press("Home")
+    assert _board(page) == main_board
+    # a side line that breaks is shown as far as it goes, with the reason
+    page.keyboard.press("End")
+    page.focus("a[data-line='2']")
+    page.keyboard.press("Enter")
+    assert "creates a White Enforcer" in page.inner_text("#line-error")
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#line-bar")
+
+
+def test_annotations_are_on_the_page_without_a_script(annotated_site) -> None:
+    html = (annotated_site / "games" / "annotated.html").read_text(encoding="utf-8")
+    assert "A classic start." in html and "Strong." in html
+    assert "[1...Be5 2.Be8 {Then White} [2.Bb5!?] 2...Bh2]" in html
+    assert '<span class="mark" title="a brilliant move">!!</span>' in html
+
+
+def test_the_annotated_sample_game_by_keyboard_alone(page, site: Path) -> None:
+    """games/sample-game-2002-annotated.realm: to 14b by typing it, into its side line with
+    V, a step in it, and back out with Escape, without a mouse."""
+    page.goto((site / "games" / "sample-game-2002-annotated.html").as_uri())
+    said = lambda: page.inner_text("#announce")  # noqa: E731
+    _tab_to(page, "goto-turn")
+    page.keyboard.type("14b")
+    page.keyboard.press("Enter")
+    at_14b = _board(page)
+    assert "Two captures, but too late." in said() and "a dubious move" in said()
+    assert "press V" in said()
+    page.keyboard.press("v")
+    assert said().startswith("In the side line instead of 14b.")
+    assert page.is_visible("#line-bar")
+    assert "Black's Power moved from l4 to l10" in said()
+    page.keyboard.press("ArrowRight")  # the line's second action, and its comment
+    assert "Comment: keeps the Enforcer out of reach" in said()
+    in_line = _board(page)
+    assert in_line != at_14b and "Ec12" in page.inner_text("#caption")
+    page.keyboard.press("Home")  # the position the side line starts from
+    assert said().startswith("The position the side line starts from.")
+    page.keyboard.press("Escape")
+    assert said() == "Back in the game at 14b." and _board(page) == at_14b
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#caption").startswith("15w")
