@@ -23,6 +23,13 @@ if TYPE_CHECKING:
 
 #: sysexits' EX_TEMPFAIL: an MTA keeps the message and tries the pipe again later
 EX_TEMPFAIL = 75
+#: ``pbem poll``: every mail was read, but some were set aside (Maildir ``failed/``, IMAP
+#: flagged): the operator should look at them; distinct from 3, a store or internal error
+EXIT_SET_ASIDE = 4
+#: ``pbem flush``: some mail is still queued for a later retry (a server that failed for now)
+EXIT_QUEUED = 5
+#: ``pbem flush``: some mail was refused for good or given up (logged, the operator told)
+EXIT_GIVEN_UP = 6
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -102,8 +109,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "in its own transaction, marking each handled once committed; then deliver. A "
         "message that cannot be read or handled is logged and put aside (a Maildir's failed/ "
         "folder; flagged \\Flagged $PbemFailed on IMAP) and the poll goes on; a store "
-        "that cannot be written stops it, leaving the rest for the next poll. Exit 3 when "
-        "some message was not handled.",
+        "that cannot be written stops it, leaving the rest for the next poll. Exit 0 all "
+        "handled, 4 some message set aside, 3 the store failed (the rest wait) or an "
+        "internal error (docs/referee.md, Exit codes).",
     )
     p.add_argument("maildir", nargs="?", metavar="MAILDIR")
     p.add_argument("--home", help=home_help)
@@ -115,7 +123,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Deliver every queued mail now, over SMTP when configured, else into the "
         "outbox Maildir, also those waiting for their next retry. A mail the server refuses "
         "for good (550, 552) is given up alone, logged in its game and reported to the "
-        "operator. Exit 3 when some delivery failed or was given up.",
+        "operator. Exit 0 all sent, 5 some mail still queued for a retry, 6 some mail "
+        "given up (refused for good), 3 a store or internal error.",
     )
     p.add_argument("--home", help=home_help)
     p.set_defaults(func=cmd_flush)
@@ -393,6 +402,7 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
     referee = Referee(conn, config)
     counts: dict[str, int] = {}
     failed = 0
+    stopped = False  # the store failed: every message waits for the next poll
     try:
         for key, raw in source.messages():
             name = Path(key).name if isinstance(source, MaildirSource) else key
@@ -406,6 +416,7 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
                 sys.stderr.write(printable(f"pbem: {name}: not handled, left for the next "
                                            f"poll: {exc}") + "\n")
                 failed += 1
+                stopped = True
                 break
             except Exception as exc:  # this mail alone: put aside, and go on with the next
                 failed += 1
@@ -425,7 +436,9 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
               + (f"; {failed} not handled" if failed else "") + "\n")
     out.flush()
     _finish(args, home, config, conn)
-    return EXIT_INPUT if failed else EXIT_OK
+    if stopped:
+        return EXIT_INPUT
+    return EXIT_SET_ASIDE if failed else EXIT_OK
 
 
 def cmd_flush(args: argparse.Namespace, out: TextIO) -> int:
@@ -436,7 +449,9 @@ def cmd_flush(args: argparse.Namespace, out: TextIO) -> int:
     given_up = f", {len(result.given_up)} given up" if result.given_up else ""
     out.write(f"{result.sent} sent, {result.failed} still queued{given_up}\n")
     _report_delivery(result.errors, result.given_up)
-    return EXIT_INPUT if result.failed or result.given_up else EXIT_OK
+    if result.given_up:
+        return EXIT_GIVEN_UP
+    return EXIT_QUEUED if result.failed else EXIT_OK
 
 
 # -- the clock and the game master ------------------------------------------------------
