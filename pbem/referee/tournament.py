@@ -239,10 +239,11 @@ def _pair_next(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event: E
             elif row.black is None:
                 mine.append(Played(None, None, 1, rest="bye"))
             else:
-                white = row.white == e.seed
-                pts = _points(row.result, white)
-                mine.append(Played(row.black if white else row.white, "w" if white else "b",
-                                   pts, forfeit=row.end_reason == "withdrew"))
+                had_white = row.white == e.seed
+                pts = _points(row.result, had_white)
+                mine.append(Played(row.black if had_white else row.white,
+                                   "w" if had_white else "b", pts,
+                                   forfeit=row.end_reason == "withdrew"))
         history.append(mine)
     out = frozenset(e.seed for e in entries if e.withdrawn_at is not None and e.seed)
     if len(entries) - len(out) < 2:
