@@ -13,6 +13,7 @@ from pbem.referee.store import conditions, games
 from pbem.referee.store.games import load_game, record_text
 from pbem.referee.tournament import crosstable_for_game, game_over
 from pbem.referee.unit import Unit
+from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
 
@@ -72,9 +73,9 @@ def commit(unit: Unit) -> None:
     for text in unit.notices:
         games.log(conn, game.id, "notice", text)
     inc, row = unit.inc, unit.row
-    if unit.turns:
+    if unit.turns:  # a turn that ends the game: the players get the result mail alone
         mailer.reports(game, inc, row, unit.notices, played=len(unit.turns),
-                       private=unit.private)
+                       private=unit.private, players=not unit.ended)
     else:
         if unit.notices:
             mailer.notices(game, unit.notices, unit.notice_board, inc, row)
@@ -97,4 +98,12 @@ def commit(unit: Unit) -> None:
             how = game_of(game.position).end_words_after(
                 game.position, unit.turns[-1].label if unit.turns else None)
         game_over(conn, mailer, unit.now, game.id)  # a game of an event: the next round?
-        mailer.results(game, how, inc, row, event=crosstable_for_game(conn, game.id))
+        news: dict[Side, list[str]] = {}
+        if unit.turns:
+            played = games.stored_turns(conn, game.id)[-len(unit.turns):]
+            last = "; ".join(f"{label} {text}" for label, text in played)
+            for side in (Side.WHITE, Side.BLACK):
+                news[side] = [f"Played: {last}", *unit.notices,
+                              *unit.private.get(side, [])]
+        mailer.results(game, how, inc, row, event=crosstable_for_game(conn, game.id),
+                       news=news)

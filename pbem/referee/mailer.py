@@ -199,7 +199,8 @@ class Mailer:
 
     def reports(self, game: Game, inc: Incoming | None, row: int | None,
                 notes: Sequence[str] = (), *, played: int = 1,
-                private: Mapping[Side, Sequence[str]] | None = None) -> None:
+                private: Mapping[Side, Sequence[str]] | None = None,
+                players: bool = True) -> None:
         """The turn report to both players (or their digests) and to the observers: the
         notices on top, the clock after the board. ``played``: how many turns the report
         covers (a turn and the answer given in advance, a forced pass); ``private``: lines
@@ -218,7 +219,7 @@ class Mailer:
         labels = last.label
         if played > 1 and len(replay.turns) >= played:
             labels = f"{replay.turns[-played].label} to {last.label}"
-        for p in game.players.values():
+        for p in game.players.values() if players else ():  # at the end: the result mail
             lines = [*clock_lines(game, now, zone=self.zone(p.email)), ratings]
             top = [*notes, *(private or {}).get(p.side, ())]
             text, html, pictures = report_parts(replay, flip=p.flip, top=top,
@@ -324,9 +325,12 @@ class Mailer:
         self.queue(replace(out, pictures=board.pictures if board else ()), row)
 
     def results(self, game: Game, how: str, inc: Incoming | None, row: int | None,
-                event: str | None = None) -> None:
+                event: str | None = None,
+                news: Mapping[Side, Sequence[str]] | None = None) -> None:
         """The end of the game to both players, with their ratings after it (and the
-        crosstable of its event, ``event``, when it is a game of one)."""
+        crosstable of its event, ``event``, when it is a game of one). ``news``: what a
+        turn report would have said on top (the turn that ended the game, notices,
+        messages), so that the end is one mail to each player, not a report and a result."""
         pos = game.position
         ratings = report_line(self.conn, game, self.options.ratings)
         for p in game.players.values():
@@ -335,7 +339,8 @@ class Mailer:
                 "result", player=p.name, game_id=game.id, title=game.name,
                 how=how, result=game.result, result_words=result_words(game.result),
                 score=game_of(pos).score(pos), board=render_text(pos, flip=p.flip),
-                record=game.record, ratings=ratings, event=event, **board.context(),
+                record=game.record, ratings=ratings, event=event,
+                news=list((news or {}).get(p.side, ())), **board.context(),
             )
             subject = f"game over, {game.result} ({result_words(game.result)})"
             out = self.to(game, p, "result", subject, body, inc=inc)
