@@ -247,6 +247,7 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.referee.mailer import END_WORDS, clock_lines
     from pbem.referee.now import system_now
+    from pbem.referee.reach import unreachable_words
     from pbem.referee.store import games
     from pbem.referee.store.games import load_game
     from pbem.rules.pieces import Side
@@ -273,8 +274,9 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
         out.write(printable(f"{game.id:>4}  {game.name}: {white.name} (White) v {black.name} "
                             f"(Black); {state}; {last}; ruleset {game.ruleset}") + "\n")
         if game.status == "playing":
-            for line in clock_lines(game, now, with_settings=False):
-                out.write(f"      {line}\n")
+            for line in [*clock_lines(game, now, with_settings=False),
+                         *unreachable_words(conn, game)]:
+                out.write(printable(f"      {line}") + "\n")
     return EXIT_OK
 
 
@@ -294,6 +296,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.referee.mailer import clock_lines
     from pbem.referee.now import system_now
     from pbem.referee.publish import mask_addresses, public_game
+    from pbem.referee.reach import unreachable_words
     from pbem.referee.store.games import GameNotFound, load_game
     from pbem.referee.store.mail import game_history
     from pbem.render.text_board import render_text
@@ -319,6 +322,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"Pending: {'White' if side == 'w' else 'Black'} offers {words}\n")
         for line in clock_lines(game, system_now()):
             out.write(line + "\n")
+        for line in unreachable_words(conn, game) if game.status == "playing" else []:
+            out.write(printable(line) + "\n")
         return EXIT_OK
 
     def when(t: float) -> str:
