@@ -25,7 +25,7 @@ def test_a_resigned_game_is_one_mail_each_with_a_full_stop(home: Path) -> None:
     assert table.send(table.white.reply("Bh11\nsay good game")).outcome == "accepted"
     before = {m["Message-ID"] for m in table.white.inbox + table.black.inbox}
     assert table.send(table.black.reply("Bh2\nresign")).outcome == "accepted"
-    for side, player in (("w", table.white), ("b", table.black)):
+    for player in (table.white, table.black):
         new = list({m["Message-ID"]: m for m in player.inbox
                     if m["Message-ID"] not in before}.values())
         assert [m["X-Pbem-Kind"] for m in new] == ["result"], [m["Subject"] for m in new]
