@@ -122,7 +122,7 @@ class Mailer:
             answer = "keyed" if self.proven_key else "stranger"
             why = over_limit(self.conn, self.limits, out.recipient, out.game_id,
                              answer == "stranger", time.time())
-            if why is None:
+            if why is None and out.kind == "refusal":  # replies differ by their sections
                 why = self._loop(out)
             if why is not None:
                 if out.game_id is not None:

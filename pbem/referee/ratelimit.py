@@ -11,7 +11,7 @@ the game's log says so. The counts come from the outbox itself (``answer`` colum
 by ``store.mail``); the mailer asks before it queues an answer.
 
 A mail loop (a player's auto-responder answering every refusal with the same mail) is cut
-short sooner: the same answer (kind and subject) to the same address is sent at most
+short sooner: the same refusal (its subject holds the reason) to the same address is sent at most
 ``SAME_ANSWERS_PER_DAY`` times in 24 hours; then the operator is told once and the referee
 stays silent (issue 23, item 4).
 """
