@@ -128,6 +128,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--home", help=home_help)
     p.set_defaults(func=cmd_flush)
+
+    p = sub.add_parser(
+        "check-mail", help="check the DKIM set-up offline and print the DNS records to publish",
+        description="Check config.yaml's mail set-up without the network: the DKIM key "
+        "readable and at least 2048 bits, selector and domain set, the From address on the "
+        "DKIM domain; then print the TXT records to publish for SPF, DKIM and DMARC "
+        "(docs/deliverability.md). Exit 0 all good, 1 something to fix.",
+    )
+    p.add_argument("--home", help=home_help)
+    p.set_defaults(func=cmd_check_mail)
     register_timed(sub, home_help)
 
 
@@ -452,6 +462,27 @@ def cmd_flush(args: argparse.Namespace, out: TextIO) -> int:
     if result.given_up:
         return EXIT_GIVEN_UP
     return EXIT_QUEUED if result.failed else EXIT_OK
+
+
+def cmd_check_mail(args: argparse.Namespace, out: TextIO) -> int:
+    from pbem.referee.home import Home, home_path
+    from pbem.referee.signing import check_dkim
+
+    config = Home(home_path(args.home)).load_config()
+    check = check_dkim(config.dkim, config.address,
+                       config.smtp.host if config.smtp is not None else None)
+    for problem in check.problems:
+        out.write(printable(f"problem: {problem}") + "\n")
+    if not check.problems:
+        out.write(f"ok: mail from {config.address} is DKIM-signed for "
+                  f"{config.dkim.domain if config.dkim else ''}\n")
+    out.write("\nPublish in DNS:\n")
+    for name, kind, value in check.records:
+        out.write(printable(f"{name}. IN {kind} \"{value}\"") + "\n")
+    out.write("\n")
+    for note in check.notes:
+        out.write(printable(f"note: {note}") + "\n")
+    return EXIT_INVALID if check.problems else EXIT_OK
 
 
 # -- the clock and the game master ------------------------------------------------------
