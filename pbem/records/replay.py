@@ -26,7 +26,7 @@ from pbem.notation.syntax import (
     TurnText,
 )
 from pbem.records.rulesets import load_ruleset
-from pbem.rules.game import ActionRuleError, Game, GamePosition, Phase, Resolved
+from pbem.rules.game import ActionRuleError, AnyGame, GamePosition, Phase, Resolved
 from pbem.rules.pieces import Side
 from pbem.rules.registry import featured, game_of
 from pbem.rules.repairs import reading_chosen
@@ -48,8 +48,8 @@ class PlayedTurn:
     side: Side
     text: TurnText
     resolved: tuple[Resolved, ...]
-    before: Any
-    after: Any
+    before: GamePosition
+    after: GamePosition
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ class Replay:
     #: the comments on the record's result token: how a game off the board ended
     #: (``0-1 {White resigned}``)
     claimed_notes: tuple[str, ...] = ()
-    final: Any = None
+    final: GamePosition | None = None
     #: the editor's annotations on the turns played (marks, comments, variations), as
     #: ``validate --json`` reports them; every variation checked from its position
     annotations: list[dict[str, Any]] = field(default_factory=list)
@@ -95,11 +95,11 @@ class Replay:
         return self.claimed if self.claimed in ("1-0", "0-1", "1/2-1/2") else None
 
     @property
-    def game(self) -> Game:
+    def game(self) -> AnyGame:
         """The game the record is played in (the Featured Game until its ruleset is known)."""
         return game_of(self.ruleset) if self.ruleset is not None else featured()
 
-    def positions(self) -> list[Any]:
+    def positions(self) -> list[GamePosition]:
         """Every position from the start, one per turn played."""
         if not self.turns:
             return [self.final] if self.final is not None else []
@@ -439,7 +439,8 @@ class _Walker:
         return state, replace(resolved, warnings=tuple(warnings))
 
     @property
-    def position(self) -> Any:
+    def position(self) -> GamePosition:
+        """The position the walk has reached (the start is set before the first entry)."""
         assert self.replay.final is not None
         return self.replay.final
 
@@ -499,14 +500,14 @@ class _Walker:
         self.check_result(game, header_result)
 
     def expected(self) -> tuple[int, Side]:
-        pos = self.replay.final
+        pos = self.position
         return pos.turn_number(), pos.to_move
 
     def entry(self, entry: EntryText) -> None:
         number, side = self.expected()
         first = Side.WHITE if entry.white is not None else Side.BLACK
         label = f"{entry.number}{_LETTER[first]}"
-        if self.replay.final.phase is Phase.OVER:
+        if self.position.phase is Phase.OVER:
             self.fail(
                 f"the game is over ({self.over_words()}): nothing more may be played",
                 "turn.game-over",
@@ -556,7 +557,7 @@ class _Walker:
 
     def turn(self, turn: TurnText, side: Side, number: int) -> None:
         label = f"{number}{_LETTER[side]}"
-        before = self.replay.final
+        before = self.position
         game = self.game
         resolved: list[Resolved] = []
         current: ActionText | None = None

@@ -67,7 +67,7 @@ def _original_id(parts: list[Message]) -> str | None:
                 if ids:
                     return ids[0]
         elif kind == "text/rfc822-headers":
-            text = part.get_payload(decode=True) or b""
+            text = _decoded(part)
             m = re.search(rb"(?im)^message-id:\s*(<[!-;=?-~]{1,250}>)", text[:20000])
             if m:
                 return m.group(1).decode("ascii", "replace")
@@ -149,9 +149,16 @@ def _diagnostic(msg: Message) -> str:
     for part in _parts(msg):
         if part.get_content_type() != "text/plain":
             continue
-        text = (part.get_payload(decode=True) or b"")[:20000].decode("utf-8", "replace")
+        text = _decoded(part)[:20000].decode("utf-8", "replace")
         for line in text.splitlines():
             if _STATUS.search(line) or _SMTP_CODE.search(line):
                 return _text(line)
         break
     return ""
+
+
+def _decoded(part: Message) -> bytes:
+    """A part's body with its transfer encoding undone; b"" where it has none (a
+    multipart's ``get_payload(decode=True)`` is None)."""
+    data = part.get_payload(decode=True)
+    return data if isinstance(data, bytes) else b""

@@ -122,7 +122,7 @@ def build_mail(config: Config, out: Outgoing, message_id: str,
     if out.html is not None:
         msg.add_alternative(out.html, subtype="html", cte="quoted-printable")
         if out.pictures:
-            html_part = msg.get_payload()[1]
+            html_part = list(msg.iter_parts())[1]  # the HTML alternative just added
             for pic in out.pictures:
                 html_part.add_related(
                     pic.png, "image", "png", cid=f"<{pic.cid}>", filename=pic.filename,

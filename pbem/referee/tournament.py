@@ -252,12 +252,12 @@ def _pair_next(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event: E
     pairs = pair_round([e.rating or 0.0 for e in entries], history, event.rounds, out)
     numbered: list[tuple[int, int, int, int | None]] = []
     board = 0
-    for white, black in pairs:
-        if black is None:
-            numbered.append((round, 0, white, None))
+    for first, second in pairs:  # seeds: White, and Black or None for a bye
+        if second is None:
+            numbered.append((round, 0, first, None))
         else:
             board += 1
-            numbered.append((round, board, white, black))
+            numbered.append((round, board, first, second))
     return _open_boards(conn, mailer, now, event, 1, 1, numbered)
 
 

@@ -149,10 +149,10 @@ class ClockState:
                     _parse_instant(override["set_at"]), timedelta(seconds=override["budget"])
                 ),
                 notice=None if notice is None else Notice(
-                    stage, _parse_instant(notice["deadline"])
+                    notice["stage"], _parse_instant(notice["deadline"])
                 ),
                 result=None if result is None else Finished(
-                    _side(result["loser"]), how, _parse_instant(result["deadline"])
+                    _side(result["loser"]), result["how"], _parse_instant(result["deadline"])
                 ),
                 held=tuple(Interval.from_list(h) for h in data.get("held", ())),
             )
@@ -170,7 +170,9 @@ def _side(key: str) -> Side:
     raise ValueError(f"side {key!r} (must be 'white' or 'black')")
 
 
-def _parse_instant(text: str) -> datetime:
+def _parse_instant(text: object) -> datetime:
+    if not isinstance(text, str):
+        raise TypeError(f"time {text!r} is not text")
     value = datetime.fromisoformat(text)
     if value.tzinfo is None:
         raise ValueError(f"time {text!r} has no time zone")
