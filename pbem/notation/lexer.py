@@ -138,6 +138,8 @@ class Scanner:
         self.last = ""  # the type of the token handed out last
         self.front_matter_fails = -1  # no closing '---' after this offset
         self.label_fails = 0  # no label starts before this offset
+        #: the last chain of moves read, by where it starts
+        self.chain: tuple[int, tuple[list[tuple[MoveText, int]], int]] | None = None
 
     # -- spans ----------------------------------------------------------------------
     def _span(self, p: int) -> Span:
@@ -242,7 +244,15 @@ class Scanner:
     def _chain(self, p: int) -> tuple[list[tuple[MoveText, int]], int]:
         """The moves packed from ``p``, joined by commas without spaces, each with its
         event list where written right after it: (the moves with their ends, and the
-        end of a placement's square if ``p`` is one: ``-1`` otherwise)."""
+        end of a placement's square if ``p`` is one: ``-1`` otherwise). A chain read once
+        (while looking for a packed entry that was not there) is not read again."""
+        if self.chain is not None and self.chain[0] == p:
+            return self.chain[1]
+        found = self._read_chain(p)
+        self.chain = (p, found)
+        return found
+
+    def _read_chain(self, p: int) -> tuple[list[tuple[MoveText, int]], int]:
         text = self.text
         moves: list[tuple[MoveText, int]] = []
         fast = _MOVE.match
@@ -430,11 +440,11 @@ class Scanner:
         return self._emit(self._syntax("PIECE_AT", p, end, ("", piece, square, None)), end)
 
     def _moves_out(self, moves: list[tuple[MoveText, int]], p: int) -> Iterator[Token]:
-        """Hand out the moves of a chain from ``p``: one ``MOVE_RUN`` for the moves up to the
-        last with its events in the token (after a ``MOVE`` an event list may follow written
-        apart: ``Pa1a2,Pb1b2 (Bh5)``), each move after it a token of its own."""
+        """Hand out the moves of a chain from ``p``: one ``MOVE_RUN`` for them all, but a last
+        move without events followed by ``(`` is a ``MOVE`` of its own (an event list may
+        follow it written apart: ``Pa1a2,Pb1b2 (Bh5)``)."""
         run = len(moves)
-        while run > 1 and moves[run - 1][0].events is None:
+        if moves[-1][0].events is None and self._blanks_then(moves[-1][1]) == "(":
             run -= 1
         start = p
         if run > 1:

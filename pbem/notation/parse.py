@@ -304,6 +304,12 @@ def _quoted(tok: Token) -> str:
     its first pair, as they were before they became one token, so that the error stays
     word for word the same."""
     text = str(tok)
+    if tok.type == "MOVE_RUN":  # up to its last move with events, the token it was before
+        moves = tok.syntax  # type: ignore[attr-defined]
+        last = max((i for i, m in enumerate(moves) if m.events is not None and i), default=0)
+        if last + 1 < len(moves):
+            return text[: moves[last + 1].span.column - moves[0].span.column - 1]
+        return text
     if tok.type == "PLACED_RUN":  # its first pair, the token it was before runs were one
         return text[: text.index(",") + 1]
     if tok.type in ("FULL_ENTRY", "ENTRY_RUN"):  # up to the first white space: the first
