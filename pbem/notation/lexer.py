@@ -61,21 +61,20 @@ MAX_DEPTH = 32
 _END = "\x00\x00\x00\x00\x00\x00"
 
 
+#: the tokenizer's work: [tokens handed out, characters looked at by scans that may fail]
+_WORK = [0, 0]
+
+
 class Work:
-    """What the tokenizer did, for tests that prove linear time without a clock:
-    tokens handed out and characters looked at by scans that may fail."""
+    """What the tokenizer did, for tests that prove linear time without a clock."""
 
-    tokens = 0
-    steps = 0
+    @staticmethod
+    def reset() -> None:
+        _WORK[0] = _WORK[1] = 0
 
-    @classmethod
-    def reset(cls) -> None:
-        cls.tokens = 0
-        cls.steps = 0
-
-    @classmethod
-    def total(cls) -> int:
-        return cls.tokens + cls.steps
+    @staticmethod
+    def total() -> int:
+        return _WORK[0] + _WORK[1]
 
 
 class Reading:
@@ -86,7 +85,25 @@ class Reading:
     text = ""
 
 
-class Syntax(Token):
+class Lexed(Token):
+    """A token as the tokenizer makes it: ``Token``'s public attributes, set directly
+    (``Token()`` checks arguments a token made here never needs checked)."""
+
+    __slots__ = ()
+
+    def __new__(cls, type: str, value: str, start_pos: int, line: int,
+                column: int) -> Lexed:
+        tok = str.__new__(cls, value)
+        tok.type = type
+        tok.value = value
+        tok.start_pos = start_pos
+        tok.line = line
+        tok.column = column
+        tok.end_line = tok.end_column = tok.end_pos = None
+        return tok
+
+
+class Syntax(Lexed):
     """A token that carries the syntax objects read from it."""
 
     __slots__ = ("syntax",)
@@ -152,11 +169,11 @@ class Scanner:
         return SquareText(self.text[p:end], self._span(p))
 
     def _token(self, kind: str, start: int, end: int) -> Token:
-        Work.tokens += 1
-        return Token(kind, self.text[start:end], start, self.line, start - self.line_start + 1)
+        _WORK[0] += 1
+        return Lexed(kind, self.text[start:end], start, self.line, start - self.line_start + 1)
 
     def _syntax(self, kind: str, start: int, end: int, syntax: Any) -> Token:
-        Work.tokens += 1
+        _WORK[0] += 1
         tok = Syntax(kind, self.text[start:end], start, self.line,
                      start - self.line_start + 1)
         tok.syntax = syntax
@@ -184,7 +201,7 @@ class Scanner:
     def _move(self, p: int) -> tuple[MoveText | None, int, int]:
         """A piece letter and its squares at ``p``: (the move, its end, 0), or (None, the
         end of a placement's square, 1) when it names one square, or (None, -1, 0)."""
-        Work.steps += 1
+        _WORK[1] += 1
         text = self.text
         starts, end = self._squares(p + 1)
         off = False
@@ -194,7 +211,7 @@ class Scanner:
             return None, -1, 0
         if len(starts) == 1 and not off:
             return None, end, 1
-        Work.steps += len(starts)
+        _WORK[1] += len(starts)
         squares = []
         for i, s in enumerate(starts):
             e = starts[i + 1] if i + 1 < len(starts) else (end - 3 if off else end)
@@ -226,7 +243,7 @@ class Scanner:
 
     def _event_list(self, p: int) -> tuple[tuple[EventText, ...] | None, int]:
         """A whole event list at ``p`` (``(Bh5)``, ``(xBb8,xEa7)``), or (None, -1)."""
-        Work.steps += 1
+        _WORK[1] += 1
         events = []
         q = p + 1
         text = self.text
@@ -267,11 +284,12 @@ class Scanner:
                 end = m.end()
                 after = text[end]
                 if prefix is None:
-                    usual = after != "(" and after != "o" and _SQUARE.match(text, end) is None
+                    usual = after != "(" and after != "o" and (
+                        after not in FILES or _SQUARE.match(text, end) is None)
                 else:
                     usual = bool(close) and (not facing or (not prefix and letter == "E"))
                 if usual:
-                    Work.steps += 1
+                    _WORK[1] += 1
                     at = base + p + 1
                     to_at = at + len(frm)
                     squares = (SquareText(frm, get(at) or span_on(spans, line, at)),
@@ -311,7 +329,7 @@ class Scanner:
         start = p
         while p < n and (text[p].isspace() or text[p] in "\u200b\ufeff"):
             p += 1
-        Work.steps += p - start
+        _WORK[1] += p - start
         return text[p] if p < n else ""
 
     def _ends_turn(self, p: int) -> bool:
@@ -321,7 +339,7 @@ class Scanner:
 
     def _realm_list(self, p: int) -> tuple[RearrangementText | None, int]:
         """``Rh5(Pg4,Eg6N;Pi6)`` with no space and no Base at ``p``, or (None, -1)."""
-        Work.steps += 1
+        _WORK[1] += 1
         text = self.text
         end = square_end(text, p + 1)
         if end < 0 or text[end] != "(":
@@ -465,7 +483,7 @@ class Scanner:
         """A move number (and the entry packed after it), a Black move number, a result."""
         text = self.text
         q = _DIGITS.match(text, p).end()  # type: ignore[union-attr]
-        Work.steps += q - p
+        _WORK[1] += q - p
         dot = q + 1
         c = text[dot] if text[q] == "." else ""
         if c and c in "PER":  # the usual entry: "7.Pi10i6(Bh5)..." (never a Black number)
@@ -561,7 +579,7 @@ class Scanner:
             entries.append(nxt[0])
             end = nxt[1]
         kind = "FULL_ENTRY" if len(entries) == 1 else "ENTRY_RUN"
-        Work.tokens += 1
+        _WORK[0] += 1
         tok = Syntax(kind, self.text[p:end], p, line, p - line_start + 1)
         tok.syntax = entries[0] if len(entries) == 1 else entries
         return [self._emit(tok, end)]
@@ -575,7 +593,7 @@ class Scanner:
                 self.line += 1
                 self.line_start = q + 1
             q += 1
-        Work.steps += q - start
+        _WORK[1] += q - start
         return q
 
     def _whole_entry(self, p: int, dot: int) -> tuple[Any, int] | None:
@@ -614,7 +632,7 @@ class Scanner:
             q = stop
             while self.text[q] in " \t":
                 q += 1
-            Work.steps += q - stop
+            _WORK[1] += q - stop
             if q == stop or not self.text[q].isdecimal():
                 break
         if not pairs:
@@ -623,7 +641,7 @@ class Scanner:
         return [self._emit(self._syntax(kind, p, end, pairs), end)]
 
     def _placed_pair(self, p: int) -> tuple[tuple[Any, ...] | None, int]:
-        Work.steps += 1
+        _WORK[1] += 1
         text = self.text
         q = p
         while text[q].isdecimal():
@@ -667,7 +685,7 @@ class Scanner:
             yield self._emit(self._token("SEMICOLON", p, p + 1), p + 1)
         elif c == "{":
             end = text.find("}", p, self.n)
-            Work.steps += (end if end >= 0 else self.n) - p
+            _WORK[1] += (end if end >= 0 else self.n) - p
             if end < 0:
                 yield self._bad(p)
                 return
@@ -692,7 +710,7 @@ class Scanner:
             r = p + 1
             while text[r] in " \t":
                 r += 1
-            Work.steps += r - p
+            _WORK[1] += r - p
             if r >= self.n or text[r] == "\n" or (text[r] == "\r" and text[r + 1] == "\n"):
                 yield self._emit(self._token("END_STOP", p, p + 1), p + 1)
             else:
@@ -720,7 +738,7 @@ class Scanner:
                 end = p + 1
                 while end < self.n and text[end] not in "()\n":
                     end += 1
-                Work.steps += end - p
+                _WORK[1] += end - p
                 if text[end] == ")" and end < self.n:
                     end += 1
                     stray = text[end] == "," and self._ends_turn(end)
@@ -737,7 +755,7 @@ class Scanner:
             q = p + 1
             while text[q] in " \t":
                 q += 1
-            Work.steps += q - p
+            _WORK[1] += q - p
             if q > p + 1 and text[q] in DIGITS:
                 return self._emit(self._token("LIST_MARKER", p, q), q)
         if c == "-" and text.startswith("---", p):
@@ -765,7 +783,7 @@ class Scanner:
         while q < n:
             eol = text.find("\n", q, n)
             stop = n if eol < 0 else eol
-            Work.steps += stop - q + 1
+            _WORK[1] += stop - q + 1
             if text.startswith("---", q) and not text[q + 3 : stop].removesuffix("\r").strip(" \t"):
                 return n if eol < 0 else eol + 1
             q = stop + 1
@@ -780,7 +798,7 @@ class Scanner:
             q = p + 1
             while text[q].isascii() and (text[q].isalpha() or text[q] in "?-"):
                 q += 1
-            Work.steps += q - p
+            _WORK[1] += q - p
             if text[q] == ":":
                 return self._emit(self._token("LABEL", p, q + 1), q + 1)
             # no label starts before q either: the same run of letters ends there
