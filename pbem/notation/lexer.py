@@ -32,6 +32,7 @@ from lark.lexer import Lexer
 
 from pbem.errors import Span
 from pbem.notation.spans import row, span_on
+from pbem.notation.syntax import ListMarkerText
 from pbem.rules.written import (
     EventText,
     ItemText,
@@ -323,6 +324,13 @@ class Scanner:
                 continue
             return moves, -1
 
+    def _blanks_end(self, p: int) -> int:
+        """Past the white space at ``p`` (lines not counted: a look-ahead)."""
+        text, n = self.text, self.n
+        while p < n and (text[p].isspace() or text[p] in "\u200b\ufeff"):
+            p += 1
+        return p
+
     def _blanks_then(self, p: int) -> str:
         """The first character after the white space at ``p`` ('' at the end)."""
         text, n = self.text, self.n
@@ -549,13 +557,16 @@ class Scanner:
             return None, -1
         return moves, moves[-1][1]
 
-    def _packed_entry(self, p: int, dot: int) -> list[Token] | None:
+    def _packed_entry(self, p: int, dot: int, marker: int = -1) -> list[Token] | None:
         """``7.Pg5g9(Bh8)/`` (``WHITE_HALF``) or ``7.Pg5g9(Bh8)/Pc5c2`` (``FULL_ENTRY``; white
         space, even a line's end, may stand after the slash), with the syntax of its turns;
         several whole entries one after the other, white space between them, are one
         ``ENTRY_RUN``. None where the entry is not packed so."""
         line, line_start = self.line, self.line_start
         whole = self._whole_entry(p, dot)
+        if whole is None and marker >= 0:  # the marker is a token of its own, then the entry
+            self.line, self.line_start = line, line_start
+            return None
         if whole is None:
             self.line, self.line_start = line, line_start
             white, slash = self._turn_packed(dot)
@@ -564,25 +575,37 @@ class Scanner:
             syntax = (int(self.text[p:dot - 1]), _packed_turn(white), self._span(p))
             tok = self._syntax("WHITE_HALF", p, slash + 1, syntax)
             return [self._emit(tok, slash + 1)]
-        entries = [whole[0]]
+        entries: list[Any] = []
+        start = p
+        if marker >= 0:
+            entries.append(self._marker_text(marker, p))
+            start = marker
+        entries.append(whole[0])
         end = whole[1]
         while self.text[end].isspace():  # more whole entries after white space?
-            q, at = end, (self.line, self.line_start)
-            q = self._skip_blanks(q)
-            d = _DIGITS.match(self.text, q)
+            at = (self.line, self.line_start)
+            q = self._skip_blanks(end)
+            mark = self._list_marker_end(q)
+            r = mark if mark > 0 else q
+            d = _DIGITS.match(self.text, r)
             nxt = None
             if d is not None and self.text[d.end()] == "." and self.text[d.end() + 1] in "PER":
-                nxt = self._whole_entry(q, d.end() + 1)
+                nxt = self._whole_entry(r, d.end() + 1)
             if nxt is None:
                 self.line, self.line_start = at
                 break
+            if mark > 0:
+                entries.append(self._marker_text(q, r))
             entries.append(nxt[0])
             end = nxt[1]
         kind = "FULL_ENTRY" if len(entries) == 1 else "ENTRY_RUN"
         _WORK[0] += 1
-        tok = Syntax(kind, self.text[p:end], p, line, p - line_start + 1)
+        tok = Syntax(kind, self.text[start:end], start, line, start - line_start + 1)
         tok.syntax = entries[0] if len(entries) == 1 else entries
         return [self._emit(tok, end)]
+
+    def _marker_text(self, p: int, end: int) -> ListMarkerText:
+        return ListMarkerText(self.text[p:end].strip(), self._span(p))
 
     def _skip_blanks(self, q: int) -> int:
         """Past the white space at ``q``, counting the lines it ends."""
@@ -612,8 +635,10 @@ class Scanner:
             return None
         end = moves[-1][1]
         c = text[end]
-        if not (end >= self.n or c.isspace() or c == ",") or self._blanks_then(end) == "(":
+        if not (end >= self.n or c.isspace() or c == ","):
             return None
+        if self._blanks_then(end) == "(" and self._note_end(self._blanks_end(end)) < 0:
+            return None  # an event list written apart: Black's last move reads it
         number = int(text[p:dot - 1])
         return (number, _packed_turn(white), [m for m, _ in moves], span), end
 
@@ -726,38 +751,58 @@ class Scanner:
 
     def _paren(self, p: int) -> Token:
         """``(`` opening a list, or a parenthesised note like the article's ``(Figure 6)``."""
-        text = self.text
         if self.last not in ("REALM", "SACRIFICE"):
-            q = p + 1
-            while text[q] in " \t":
-                q += 1
-            if text[q] in "x+":
-                q += 1
-            if not (text[q] in PIECES and text[q + 1].isascii() and text[q + 1].isalpha()
-                    and text[q + 2] in DIGITS):
-                end = p + 1
-                while end < self.n and text[end] not in "()\n":
-                    end += 1
-                _WORK[1] += end - p
-                if text[end] == ")" and end < self.n:
-                    end += 1
-                    stray = text[end] == "," and self._ends_turn(end)
-                    if stray or (text[end] == "." and (end + 1 >= self.n
-                                                      or text[end + 1].isspace())):
-                        end += 1
-                    return self._emit(self._token("PAREN_NOTE", p, end), end)
+            end = self._note_end(p)
+            if end > 0:
+                return self._emit(self._token("PAREN_NOTE", p, end), end)
         self.parens += 1
         return self._emit(self._token("LPAR", p, p + 1), p + 1)
 
+    def _note_end(self, p: int) -> int:
+        """The end of a parenthesised note at ``p`` (with a stray comma or full stop a scan
+        left after it); -1 where the ``(`` opens a list (``(Bh5)``) or closes on no line."""
+        text = self.text
+        q = p + 1
+        while text[q] in " \t":
+            q += 1
+        if text[q] in "x+":
+            q += 1
+        if text[q] in PIECES and text[q + 1].isascii() and text[q + 1].isalpha() \
+                and text[q + 2] in DIGITS:
+            return -1
+        end = p + 1
+        while end < self.n and text[end] not in "()\n":
+            end += 1
+        _WORK[1] += end - p
+        if text[end] != ")" or end >= self.n:
+            return -1
+        end += 1
+        stray = text[end] == "," and self._ends_turn(end)
+        if stray or (text[end] == "." and (end + 1 >= self.n or text[end + 1].isspace())):
+            end += 1
+        return end
+
+    def _list_marker_end(self, p: int) -> int:
+        """The end of a list marker at ``p`` (``- `` before an entry's number), or -1."""
+        text = self.text
+        if text[p] not in "-*•":
+            return -1
+        q = p + 1
+        while text[q] in " \t":
+            q += 1
+        _WORK[1] += q - p
+        return q if q > p + 1 and text[q] in DIGITS else -1
+
     def _dash(self, p: int, c: str) -> Token:
         text = self.text
-        if c in "-*•":  # "- 10." in a transcript pasted from a list
-            q = p + 1
-            while text[q] in " \t":
-                q += 1
-            _WORK[1] += q - p
-            if q > p + 1 and text[q] in DIGITS:
-                return self._emit(self._token("LIST_MARKER", p, q), q)
+        q = self._list_marker_end(p)  # "- 10." in a transcript pasted from a list
+        if q > 0:
+            d = _DIGITS.match(text, q)
+            if d is not None and text[d.end()] == "." and text[d.end() + 1] in "PER":
+                run = self._packed_entry(q, d.end() + 1, p)  # the marker and whole entries
+                if run is not None:
+                    return run[0]
+            return self._emit(self._token("LIST_MARKER", p, q), q)
         if c == "-" and text.startswith("---", p):
             end = self._front_matter(p)
             if end > 0:

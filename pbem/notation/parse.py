@@ -312,6 +312,8 @@ def _quoted(tok: Token) -> str:
         return text
     if tok.type == "PLACED_RUN":  # its first pair, the token it was before runs were one
         return text[: text.index(",") + 1]
+    if tok.type == "ENTRY_RUN" and text[0] in "-*•":  # its list marker, a token before
+        return text[: len(text) - len(text[1:].lstrip(" \t"))]
     if tok.type in ("FULL_ENTRY", "ENTRY_RUN"):  # up to the first white space: the first
         text = text.split()[0]  # entry, or its White half where Black's turn is apart
     if tok.type in ("WHITE_HALF", "FULL_ENTRY", "ENTRY_RUN"):

@@ -214,10 +214,12 @@ class ToSyntax(Transformer):
         return self._whole(c[0].syntax, c[1:])
 
     def entry_run(self, c: list[Any]) -> list[EntryText]:
-        """Whole entries one after the other (one token): what follows is the last one's."""
-        entries = c[0].syntax
-        last = len(entries) - 1
-        return [self._whole(e, c[1:] if i == last else []) for i, e in enumerate(entries)]
+        """Whole entries one after the other (one token), list markers before them kept as
+        items: what follows is the last entry's."""
+        items = c[0].syntax
+        last = max(i for i, e in enumerate(items) if not isinstance(e, ListMarkerText))
+        return [e if isinstance(e, ListMarkerText) else self._whole(e, c[1:] if i == last else [])
+                for i, e in enumerate(items)]
 
     def _whole(self, entry: tuple[Any, ...], after: list[Any]) -> EntryText:
         number, white, moves, span = entry
