@@ -99,26 +99,27 @@ def gather(
 
 
 def _frames_json(frames: list[Frame]) -> str:
-    # inline in a <script> element: "</" must not close it
-    return json.dumps([f.as_json() for f in frames], separators=(",", ":")).replace("</", "<\\/")
+    # inline in a <script> element: no "<" at all, so nothing a player typed can close it or
+    # open a comment in it ("<!--<script>" would keep the real "</script>" from closing it)
+    return json.dumps([f.as_json() for f in frames], separators=(",", ":")).replace("<", "\\u003c")
 
 
 def _lines_json(game: ArchivedGame) -> str:
     """The side lines' frames, and the marks in words, for the viewer."""
     data = {"lines": [line.as_json() for line in game.lines], "marks": MARK_WORDS}
-    return json.dumps(data, separators=(",", ":"), sort_keys=True).replace("</", "<\\/")
+    return json.dumps(data, separators=(",", ":"), sort_keys=True).replace("<", "\\u003c")
 
 
 def _pieces_json(game: ArchivedGame) -> str:
     """The game's frame characters and how to draw each (``Game.frame_legend``)."""
     legend = game.report.replay.game.frame_legend()
-    return json.dumps(legend, separators=(",", ":"), sort_keys=True).replace("</", "<\\/")
+    return json.dumps(legend, separators=(",", ":"), sort_keys=True).replace("<", "\\u003c")
 
 
 def _words_json(game: ArchivedGame) -> str:
     """The game's phrases for the viewer's board in words (``board_words.viewer_words``)."""
     words = viewer_words(game.report.replay)
-    return json.dumps(words, separators=(",", ":"), sort_keys=True).replace("</", "<\\/")
+    return json.dumps(words, separators=(",", ":"), sort_keys=True).replace("<", "\\u003c")
 
 
 @dataclass(frozen=True, slots=True)

@@ -392,6 +392,7 @@
   document.getElementById("goto").addEventListener("submit", function (e) {
     e.preventDefault();
     var input = document.getElementById("goto-turn");
+    while (line !== null) { leave(); }  // a turn of the game itself
     var wanted = input.value.trim().toLowerCase(), i = wanted ? frameOf(wanted) : -1;
     var error = document.getElementById("goto-error");
     if (i < 0) {

@@ -60,3 +60,18 @@ def test_side_lines_nested_deep_stop_at_a_depth_and_take_linear_work() -> None:
     assert len(lines) == MAX_DEPTH + 1  # the one too deep is named, not played or opened
     assert lines[MAX_DEPTH].error == "nested too deep to be shown"
     assert all(not line.error for line in lines[:MAX_DEPTH])
+
+
+def test_hostile_comments_stay_text_on_the_page(tmp_path) -> None:
+    from pbem.render.archive import build_archive
+
+    evil = "</script><script>alert(1)</script><img src=x onerror=alert(2)>"
+    long = "very " * 4000
+    text = f"1.Bh11 {{{evil}}} Bh2 {{{long}}} [1...Be5 {{{evil}}}] 2.Be8\n"
+    (tmp_path / "records").mkdir()
+    (tmp_path / "records" / "evil.realm").write_text(text, encoding="utf-8")
+    build_archive([tmp_path / "records"], tmp_path / "site", title="Evil")
+    page = (tmp_path / "site" / "games" / "evil.html").read_text(encoding="utf-8")
+    assert "<script>alert" not in page and "<img src=x" not in page
+    assert "&lt;/script&gt;&lt;script&gt;alert(1)" in page  # shown as typed, in the list
+    assert page.count("<script") == 5  # the page's own: frames, pieces, words, lines, viewer
