@@ -563,6 +563,7 @@ class Scanner:
         several whole entries one after the other, white space between them, are one
         ``ENTRY_RUN``. None where the entry is not packed so."""
         line, line_start = self.line, self.line_start
+        first = self._marker_text(marker, p) if marker >= 0 else None  # before lines move on
         whole = self._whole_entry(p, dot)
         if whole is None and marker >= 0:  # the marker is a token of its own, then the entry
             self.line, self.line_start = line, line_start
@@ -577,8 +578,8 @@ class Scanner:
             return [self._emit(tok, slash + 1)]
         entries: list[Any] = []
         start = p
-        if marker >= 0:
-            entries.append(self._marker_text(marker, p))
+        if first is not None:
+            entries.append(first)
             start = marker
         entries.append(whole[0])
         end = whole[1]
@@ -589,13 +590,14 @@ class Scanner:
             r = mark if mark > 0 else q
             d = _DIGITS.match(self.text, r)
             nxt = None
+            listed = self._marker_text(q, r) if mark > 0 else None  # before lines move on
             if d is not None and self.text[d.end()] == "." and self.text[d.end() + 1] in "PER":
                 nxt = self._whole_entry(r, d.end() + 1)
             if nxt is None:
                 self.line, self.line_start = at
                 break
-            if mark > 0:
-                entries.append(self._marker_text(q, r))
+            if listed is not None:
+                entries.append(listed)
             entries.append(nxt[0])
             end = nxt[1]
         kind = "FULL_ENTRY" if len(entries) == 1 else "ENTRY_RUN"
