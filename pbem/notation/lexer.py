@@ -156,6 +156,8 @@ class Scanner:
         self.last = ""  # the type of the token handed out last
         self.front_matter_fails = -1  # no closing '---' after this offset
         self.label_fails = 0  # no label starts before this offset
+        #: whether the last whole entry read has Black's turn apart from its slash
+        self.apart = False
         #: the last chain of moves read, by where it starts
         self.chain: tuple[int, tuple[list[tuple[MoveText, int]], int]] | None = None
 
@@ -467,10 +469,11 @@ class Scanner:
 
     def _moves_out(self, moves: list[tuple[MoveText, int]], p: int) -> Iterator[Token]:
         """Hand out the moves of a chain from ``p``: one ``MOVE_RUN`` for them all, but a last
-        move without events followed by ``(`` is a ``MOVE`` of its own (an event list may
-        follow it written apart: ``Pa1a2,Pb1b2 (Bh5)``)."""
+        move without events is a ``MOVE`` of its own, as it would be token by token (an
+        event list may follow it written apart, ``Pa1a2,Pb1b2 (Bh5)``, and the parser's
+        state after it, and so any error's words, are those of a ``MOVE``)."""
         run = len(moves)
-        if moves[-1][0].events is None and self._blanks_then(moves[-1][1]) == "(":
+        if moves[-1][0].events is None:
             run -= 1
         start = p
         if run > 1:
@@ -601,6 +604,8 @@ class Scanner:
             entries.append(nxt[0])
             end = nxt[1]
         kind = "FULL_ENTRY" if len(entries) == 1 else "ENTRY_RUN"
+        if self.apart:  # the last Black turn stands apart from its slash
+            kind = "ENTRY_APART" if len(entries) == 1 else "RUN_APART"
         _WORK[0] += 1
         tok = Syntax(kind, self.text[start:end], start, line, start - line_start + 1)
         tok.syntax = entries[0] if len(entries) == 1 else entries
@@ -630,6 +635,7 @@ class Scanner:
             return None
         span = self._span(p)
         after = self._skip_blanks(slash + 1)
+        self.apart = after > slash + 1
         if text[after] not in "PE":
             return None
         moves, _ = self._chain(after)

@@ -32,6 +32,9 @@ _WORDS = {
     "MOVENUM": "a move number like '7.'",
     "WHITE_HALF": "a move number like '7.'",
     "FULL_ENTRY": "a move number like '7.'",
+    "ENTRY_RUN": "a move number like '7.'",
+    "ENTRY_APART": "a move number like '7.'",
+    "RUN_APART": "a move number like '7.'",
     "PLACED_PAIR": "a move number like '7.'",
     "PLACED_RUN": "a move number like '7.'",
     "BLACKNUM": "a move number like '7...'",
@@ -312,11 +315,11 @@ def _quoted(tok: Token) -> str:
         return text
     if tok.type == "PLACED_RUN":  # its first pair, the token it was before runs were one
         return text[: text.index(",") + 1]
-    if tok.type == "ENTRY_RUN" and text[0] in "-*•":  # its list marker, a token before
+    if tok.type in ("ENTRY_RUN", "RUN_APART") and text[0] in "-*•":  # its list marker
         return text[: len(text) - len(text[1:].lstrip(" \t"))]
-    if tok.type in ("FULL_ENTRY", "ENTRY_RUN"):  # up to the first white space: the first
-        text = text.split()[0]  # entry, or its White half where Black's turn is apart
-    if tok.type in ("WHITE_HALF", "FULL_ENTRY", "ENTRY_RUN"):
+    if tok.type in ("FULL_ENTRY", "ENTRY_RUN", "ENTRY_APART", "RUN_APART"):  # up to the
+        text = text.split()[0]  # first white space: the first entry, or its White half
+    if tok.type in ("WHITE_HALF", "FULL_ENTRY", "ENTRY_RUN", "ENTRY_APART", "RUN_APART"):
         dot = text.index(".") + 1
         if text[dot] == "R":
             return text[:dot]

@@ -223,6 +223,11 @@ class ToSyntax(Transformer):
 
     def _whole(self, entry: tuple[Any, ...], after: list[Any]) -> EntryText:
         number, white, moves, span = entry
+        if after and isinstance(after[0], tuple):  # events written apart (never packed so)
+            last = moves[-1]
+            moves = [*moves[:-1], MoveText(last.piece, last.squares, after[0], last.span,
+                                           last.off)]
+            after = after[1:]
         black = self._after_packed(moves, after)
         return EntryText(number, TurnText(tuple(white), (), None, white[0].span, None),
                          black, True, span)

@@ -105,7 +105,7 @@ def test_a_number_white_turn_and_slash_are_one_token_read_as_written_apart(entry
     packed = parse_movetext(entry).entries[0]
     spaced = parse_movetext(entry.replace(".", ". ", 1).replace("/", " / ")).entries[0]
     assert packed == spaced and packed.slash
-    assert next(iter(lex(entry))).type in ("WHITE_HALF", "FULL_ENTRY")  # Black apart or not
+    assert next(iter(lex(entry))).type in ("WHITE_HALF", "ENTRY_APART")  # Black apart
     assert packed.span == Span(1, 1)
     for move in packed.white.actions:
         assert entry[move.span.column - 1 :].startswith(move.piece + move.squares[0].text)
