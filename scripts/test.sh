@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Quick start, part 2: set up with the test extras and run the whole test suite.
+# Quick start, part 2: set up with the test extras, run ruff, mypy and the whole test suite.
 # The archive's and the mail's browser tests drive Debian's chromium; the IMAP tests start
 # their own dovecot (dovecot-imapd) with certificates made by openssl; the PNG board needs
 # fonts-dejavu-core and time zones tzdata. As root, scripts/setup-system.sh installs them.
@@ -18,6 +18,7 @@ else
   echo "note: npm is not installed: the axe-core checks will not run (tests skip)" >&2
 fi
 .venv/bin/ruff check pbem tests bench
+.venv/bin/python -m mypy pbem   # configured in pyproject.toml: strict on rules, notation, records
 .venv/bin/python -m pytest -q "$@"
 lowest=$(grep -o '"lark>=[0-9.]*' pyproject.toml | cut -d= -f2)
 PY=${PYTHON:-python3}

@@ -108,6 +108,9 @@ class Syntax(Lexed):
     """A token that carries the syntax objects read from it."""
 
     __slots__ = ("syntax",)
+    #: what the tokenizer read (a square, a move, a piece and its square...): the
+    #: transformer's rule for the token's terminal knows which
+    syntax: Any
 
 
 #: THE square: a file and a rank 1..12, never followed by another digit (``a13`` is no
@@ -192,7 +195,7 @@ class Scanner:
     # -- the forms ------------------------------------------------------------------
     def _squares(self, p: int) -> tuple[list[int], int]:
         """The squares written one after the other from ``p``: their starts, and the end."""
-        starts = []
+        starts: list[int] = []
         text = self.text
         while True:
             end = square_end(text, p)
@@ -316,10 +319,10 @@ class Scanner:
             if move is None:
                 return moves, (end if placed and not moves else -1)
             if text[end] == "(":
-                events, after = self._event_list(end)
-                if events is not None:
-                    move = MoveText(move.piece, move.squares, events, move.span, move.off)
-                    end = after
+                listed, list_end = self._event_list(end)
+                if listed is not None:
+                    move = MoveText(move.piece, move.squares, listed, move.span, move.off)
+                    end = list_end
             moves.append((move, end))
             if text[end] == "," and text[end + 1] in "PE":
                 p = end + 1

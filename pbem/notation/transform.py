@@ -48,7 +48,7 @@ class _MarkedNote(str):
     span: Span = Span(0, 0)
 
 
-class ToSyntax(Transformer):
+class ToSyntax(Transformer[Token, Any]):
     """The parse's values -> syntax objects. Every action token carries the syntax objects
     the lexer read from it (``Syntax.syntax``): nothing is read from a token's text here."""
 

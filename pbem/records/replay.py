@@ -26,7 +26,7 @@ from pbem.notation.syntax import (
     TurnText,
 )
 from pbem.records.rulesets import load_ruleset
-from pbem.rules.game import ActionRuleError, Game, GamePosition, Phase, Resolved
+from pbem.rules.game import ActionRuleError, AnyGame, GamePosition, Phase, Resolved
 from pbem.rules.pieces import Side
 from pbem.rules.registry import featured, game_of
 from pbem.rules.repairs import reading_chosen
@@ -34,7 +34,7 @@ from pbem.rules.values import quick
 
 KNOWN_HEADERS = (
     "game", "ruleset", "setup", "white", "black", "event", "site", "date", "finished",
-    "source", "result", "rated",
+    "source", "result", "rated", "messages",
     # a game of an event (issue 26): where in it, and what the archive's crosstable needs
     "round", "board", "division", "format", "white_seed", "black_seed", "bye",
 )
@@ -48,8 +48,8 @@ class PlayedTurn:
     side: Side
     text: TurnText
     resolved: tuple[Resolved, ...]
-    before: Any
-    after: Any
+    before: GamePosition
+    after: GamePosition
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ class Replay:
     #: the comments on the record's result token: how a game off the board ended
     #: (``0-1 {White resigned}``)
     claimed_notes: tuple[str, ...] = ()
-    final: Any = None
+    final: GamePosition | None = None
     #: the editor's annotations on the turns played (marks, comments, variations), as
     #: ``validate --json`` reports them; every variation checked from its position
     annotations: list[dict[str, Any]] = field(default_factory=list)
@@ -95,11 +95,11 @@ class Replay:
         return self.claimed if self.claimed in ("1-0", "0-1", "1/2-1/2") else None
 
     @property
-    def game(self) -> Game:
+    def game(self) -> AnyGame:
         """The game the record is played in (the Featured Game until its ruleset is known)."""
         return game_of(self.ruleset) if self.ruleset is not None else featured()
 
-    def positions(self) -> list[Any]:
+    def positions(self) -> list[GamePosition]:
         """Every position from the start, one per turn played."""
         if not self.turns:
             return [self.final] if self.final is not None else []
@@ -428,7 +428,8 @@ class _Walker:
         return state, replace(resolved, warnings=tuple(warnings))
 
     @property
-    def position(self) -> Any:
+    def position(self) -> GamePosition:
+        """The position the walk has reached (the start is set before the first entry)."""
         assert self.replay.final is not None
         return self.replay.final
 
@@ -488,14 +489,14 @@ class _Walker:
         self.check_result(game, header_result)
 
     def expected(self) -> tuple[int, Side]:
-        pos = self.replay.final
+        pos = self.position
         return pos.turn_number(), pos.to_move
 
     def entry(self, entry: EntryText) -> None:
         number, side = self.expected()
         first = Side.WHITE if entry.white is not None else Side.BLACK
         label = f"{entry.number}{_LETTER[first]}"
-        if self.replay.final.phase is Phase.OVER:
+        if self.position.phase is Phase.OVER:
             self.fail(
                 f"the game is over ({self.over_words()}): nothing more may be played",
                 "turn.game-over",
@@ -545,7 +546,7 @@ class _Walker:
 
     def turn(self, turn: TurnText, side: Side, number: int) -> None:
         label = f"{number}{_LETTER[side]}"
-        before = self.replay.final
+        before = self.position
         game = self.game
         resolved: list[Resolved] = []
         current: ActionText | None = None
@@ -638,16 +639,3 @@ class _Walker:
                 "record.result",
                 span,
             )
-
-
-def replay_line(
-    position: GamePosition, game: GameText, headers: dict[str, Any] | None = None
-) -> Replay:
-    """Play a line of play from ``position`` as a record's turns are played: a
-    variation's movetext (``VariationText.game``) from the position before the turn it
-    replaces. Its entries are numbered from that position on (``9...Pa3a12 10.Pf7f12``);
-    the result holds the played turns, or where the line breaks, as for a whole record."""
-    replay = Replay(headers=dict(headers or {}), ruleset=position.ruleset, final=position)
-    with contextlib.suppress(_Stop):
-        _Walker(replay, False, None).walk(game)
-    return replay

@@ -23,17 +23,19 @@ from pbem.records.replay import Replay
 from pbem.records.rulesets import describe_ruleset
 from pbem.referee import clock
 from pbem.referee.club_ratings import report_line
-from pbem.referee.compose import Outgoing, build_mail, new_message_id, quote
+from pbem.referee.compose import Attachment, Outgoing, quote
+from pbem.referee.deadline_ics import deadline_event
 from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming
 from pbem.referee.letters import Letter, help_text, letter
 from pbem.referee.limits import capped, load_limits
 from pbem.referee.options import Options
+from pbem.referee.posting import post
 from pbem.referee.publish import page_links
 from pbem.referee.ratelimit import over_limit
 from pbem.referee.refusal import Refusal
 from pbem.referee.report_mail import MailBoard, mail_board, report_parts
-from pbem.referee.store import accounts, games, mail, transaction
+from pbem.referee.store import accounts, delivery, games, transaction
 from pbem.referee.store.games import Game, Player
 from pbem.referee.wording import examples, wrap
 from pbem.render.text_board import render_text
@@ -124,10 +126,7 @@ class Mailer:
                               f"{out.kind} to {out.recipient}: {why}")
                 return 0
         out = capped(out, self.limits)
-        message_id = new_message_id(self.config, out.game_id)
-        raw = build_mail(self.config, out, message_id)
-        return mail.queue(self.conn, message_id, out.game_id, out.side, row, out.recipient,
-                          out.kind, raw, answer)
+        return post(self.conn, self.config, out, row, answer)
 
     def zone(self, email: str) -> tzinfo | None:
         """The time zone the address reads deadlines in (None: UTC)."""
@@ -233,9 +232,26 @@ class Mailer:
                           inc=inc)
             if self._held(p.email, game, out.subject, text):  # the subject as it is mailed
                 continue
-            self.queue(replace(out, pictures=pictures), row)
+            due = self._deadline_event(game, p, links)
+            self.queue(replace(out, pictures=pictures, attachments=due), row)
         self._observers(game, replay, notes, [*clock_lines(game, now), ratings], links,
                         last.label, row)
+
+    def _deadline_event(self, game: Game, p: Player,
+                        links: list[tuple[str, str]]) -> tuple[Attachment, ...]:
+        """The next deadline as an .ics for the player who must move, if there is one."""
+        found = game.clock()
+        pos = game.position
+        if found is None or game.status == "over" or pos.to_move is not p.side:
+            return ()
+        due = clock.deadline(found[1], found[0])
+        if due is None:
+            return ()
+        label = f"{pos.turn_number()}{pos.to_move.letter}"
+        ics = deadline_event(game.id, game.name, label, due, self.config.domain, self.now(),
+                             links[0][1] if links else None)
+        return (Attachment(ics, "text", "calendar", f"deadline-{label}.ics",
+                           (("method", "PUBLISH"),)),)
 
     def _observers(self, game: Game, replay: Replay, notes: Sequence[str], lines: list[str],
                    links: list[tuple[str, str]], label: str, row: int | None) -> None:
@@ -250,7 +266,7 @@ class Mailer:
                 continue
             self.queue(Outgoing("report", email, subject, text, html, game_id=game.id,
                                 account_token=accounts.ensure_account(self.conn, email),
-                                pictures=pictures), row)
+                                pictures=pictures, listed="observer"), row)
 
     def notices(self, game: Game, notices: Sequence[str], board: GamePosition | None,
                 inc: Incoming | None, row: int | None) -> None:
@@ -297,6 +313,9 @@ class Mailer:
         self.queue(self.to_address(kind, email, subject, body, token=token), None)
 
     def reminder(self, game: Game, p: Player, first: bool, deadline: datetime) -> None:
+        if delivery.unsubscribed(self.conn, p.email, "reminder", game.id):
+            games.log(self.conn, game.id, "not-sent", f"reminder to {p.title}: unsubscribed")
+            return
         pos = game.position
         zone = self.zone(p.email)
         when = clock.format_instant(deadline, zone)
@@ -309,7 +328,7 @@ class Mailer:
         body = letter("notice", player=p.name, text=text,
                       next="Reply to this mail with your turn.", **board.context())
         out = self.to(game, p, "reminder", f"reminder, your move by {when}", body)
-        self.queue(replace(out, pictures=board.pictures), None)
+        self.queue(replace(out, pictures=board.pictures, listed="reminder"), None)
 
     def reply(self, game: Game, p: Player, sections: Sequence[tuple[str, str]],
               inc: Incoming | None, row: int | None) -> None:
@@ -452,7 +471,7 @@ class Mailer:
         pictures = tuple(pic for b in boards.values() for pic in b.pictures)
         self.queue(Outgoing("digest", email, f"Realm referee: your digest for {day} "
                             f"({len(rows)} report(s))", body.text, body.html,
-                            account_token=token, pictures=pictures), None)
+                            account_token=token, pictures=pictures, listed="digest"), None)
         accounts.digest_sent(self.conn, email, [r["id"] for r in rows], day)
         return len(rows)
 

@@ -239,24 +239,25 @@ def _pair_next(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event: E
             elif row.black is None:
                 mine.append(Played(None, None, 1, rest="bye"))
             else:
-                white = row.white == e.seed
-                pts = _points(row.result, white)
-                mine.append(Played(row.black if white else row.white, "w" if white else "b",
-                                   pts, forfeit=row.end_reason == "withdrew"))
+                had_white = row.white == e.seed
+                pts = _points(row.result, had_white)
+                mine.append(Played(row.black if had_white else row.white,
+                                   "w" if had_white else "b", pts,
+                                   forfeit=row.end_reason == "withdrew"))
         history.append(mine)
     out = frozenset(e.seed for e in entries if e.withdrawn_at is not None and e.seed)
     if len(entries) - len(out) < 2:
         return []
     assert event.rounds is not None
     pairs = pair_round([e.rating or 0.0 for e in entries], history, event.rounds, out)
-    numbered = []
+    numbered: list[tuple[int, int, int, int | None]] = []
     board = 0
-    for white, black in pairs:
-        if black is None:
-            numbered.append((round, 0, white, None))
+    for first, second in pairs:  # seeds: White, and Black or None for a bye
+        if second is None:
+            numbered.append((round, 0, first, None))
         else:
             board += 1
-            numbered.append((round, board, white, black))
+            numbered.append((round, board, first, second))
     return _open_boards(conn, mailer, now, event, 1, 1, numbered)
 
 

@@ -6,7 +6,8 @@ a mark right after an action (``!``, ``?``, ``!!``, ``??``, ``!?``, ``?!``), a c
 been played instead of the turn it follows. This module puts them on the viewer's
 frames: each frame carries its action's mark, a turn's last frame its comments and the
 side lines that branch there; each side line has frames of its own, from the position
-before the turn it replaces, which the reader steps into and back out of. A side line
+before the turn it replaces (played as ``pbem validate`` plays it:
+``replay_variation``), which the reader steps into and back out of. A side line
 that breaks is shown as far as it is legal, with the reason.
 
 A player's message (``say`` by mail) is never one of these: the referee keeps messages
@@ -19,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from pbem.records.replay import Replay, replay_line
+from pbem.records.replay import Replay, replay_variation
 from pbem.render.frames import Frame, frames_of
 
 #: each mark in words, for the caption and a screen reader
@@ -53,6 +54,8 @@ class SideLine:
     frames: tuple[Frame, ...]
     #: why it stops short, when it does ("" when every turn of it is legal)
     error: str = ""
+    #: how its look-alike letters were read, as for a record ("read 'Ec12i12' as ...")
+    repairs: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -63,6 +66,8 @@ class SideLine:
             data["p"] = self.parent
         if self.error:
             data["e"] = self.error
+        if self.repairs:
+            data["w"] = list(self.repairs)
         return data
 
 
@@ -120,7 +125,7 @@ def _decorate(replay: Replay, frames: list[Frame], parent: int | None,
             if depth >= MAX_DEPTH:
                 lines[index] = replace(lines[index], error="nested too deep to be shown")
                 continue
-            played = replay_line(turn.before, variation.game)
+            played = replay_variation(variation.game, replay.ruleset, turn.before)
             side_frames = frames_of(played) if played.turns else []
             if not side_frames:  # not even its first turn: the position it starts from
                 side_frames = [replace(out[at - 1], mark="", comments=(), variations=())]
@@ -129,7 +134,10 @@ def _decorate(replay: Replay, frames: list[Frame], parent: int | None,
             if played.error is not None:
                 where = f" at {played.error.turn}" if played.error.turn else ""
                 error = f"the line stops{where}: {played.error.message}"
-            lines[index] = replace(lines[index], frames=tuple(side_frames), error=error)
+            repairs = tuple(f"{w.turn}: {w.message}" if w.turn else w.message
+                            for w in played.warnings)
+            lines[index] = replace(lines[index], frames=tuple(side_frames), error=error,
+                                   repairs=repairs)
         if comments or branches:
             out[last] = replace(out[last], comments=comments, variations=tuple(branches))
         at += n

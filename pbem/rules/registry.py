@@ -14,36 +14,36 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.errors import RulesetError
-from pbem.rules.game import Game
+from pbem.rules.game import AnyGame
 
 
 # each game's package, imported when the game is first asked for (the imports stay
 # written out, where tests/test_layers.py sees them)
-def _featured() -> Game:
+def _featured() -> AnyGame:
     from pbem.rules.realm.game import FeaturedGame
 
     return FeaturedGame()
 
 
-def _classic() -> Game:
+def _classic() -> AnyGame:
     from pbem.rules.classic.game import ClassicGame
 
     return ClassicGame()
 
 
-def _medieval() -> Game:
+def _medieval() -> AnyGame:
     from pbem.rules.medieval.game import MedievalGame
 
     return MedievalGame()
 
 
-def _oriental() -> Game:
+def _oriental() -> AnyGame:
     from pbem.rules.oriental.game import OrientalGame
 
     return OrientalGame()
 
 
-def _modern() -> Game:
+def _modern() -> AnyGame:
     from pbem.rules.modern.game import ModernGame
 
     return ModernGame()
@@ -51,7 +51,7 @@ def _modern() -> Game:
 
 #: every game, the Featured Game first: its name, how it is made, and the other names
 #: it answers to (the game's own ``aliases``, checked when it loads); one line per game
-_GAMES: dict[str, tuple[Callable[[], Game], tuple[str, ...]]] = {
+_GAMES: dict[str, tuple[Callable[[], AnyGame], tuple[str, ...]]] = {
     "featured": (_featured, ("realm",)),
     "classic": (_classic, ()),
     "medieval": (_medieval, ()),
@@ -61,7 +61,7 @@ _GAMES: dict[str, tuple[Callable[[], Game], tuple[str, ...]]] = {
 
 
 @functools.cache
-def _load(name: str) -> Game:
+def _load(name: str) -> AnyGame:
     make, aliases = _GAMES[name]
     game = make()
     if game.name != name or tuple(game.aliases) != aliases:  # pragma: no cover - a typo
@@ -69,7 +69,7 @@ def _load(name: str) -> Game:
     return game
 
 
-def games() -> list[Game]:
+def games() -> list[AnyGame]:
     """Every registered game, the Featured Game first (each loaded)."""
     return [_load(name) for name in _GAMES]
 
@@ -87,7 +87,7 @@ def _aliases() -> dict[str, str]:
     return table
 
 
-def game_for(name: str) -> Game:
+def game_for(name: str) -> AnyGame:
     """The game called ``name`` (or one of its aliases); RulesetError naming the games."""
     key = _aliases().get(str(name).strip().lower())
     if key is None:
@@ -98,12 +98,12 @@ def game_for(name: str) -> Game:
     return _load(key)
 
 
-def game_of(thing: Any) -> Game:
+def game_of(thing: Any) -> AnyGame:
     """The game a ruleset or a position (anything with a ``ruleset``) belongs to."""
     ruleset = getattr(thing, "ruleset", thing)
     return game_for(getattr(ruleset, "game", "featured"))
 
 
-def featured() -> Game:
+def featured() -> AnyGame:
     """The default game: the Featured Game."""
     return _load("featured")

@@ -280,7 +280,7 @@
     var f = frames[current], status = f.st;
     for (var j = current; !status && j >= 0; j--) { status = frames[j].st; }
     var said = current === 0 ? (line ? "The position the side line starts from. " : "Start. ") +
-      (status || "") : f.c + ". " + (f.mk ? markWords(f) + ". " : "") + (f.st || "");
+      (status || "") : f.c + ". " + (f.mk ? "Marked " + f.mk + ", " + markWords(f) + ". " : "") + (f.st || "");
     (f.cm || []).forEach(function (c) { said += " Comment: " + c; });
     if (f.v && f.v.length) {
       said += " " + (f.v.length === 1 ? "A side line branches here" : f.v.length +
@@ -296,7 +296,9 @@
     bar.hidden = line === null;
     if (line === null) { return; }
     document.getElementById("line-text").textContent = "instead of " + line.t + ": " + line.x;
-    document.getElementById("line-error").textContent = line.e ? "It " + line.e.replace(/^the line /, "") + "." : "";
+    var notes = (line.w || []).map(function (w) { return w + "."; });
+    if (line.e) { notes.push("It " + line.e.replace(/^the line /, "") + "."); }
+    document.getElementById("line-error").textContent = notes.join(" ");
     var list = document.getElementById("line-moves");
     while (list.firstChild) { list.removeChild(list.firstChild); }
     line.f.forEach(function (f, k) {
@@ -402,6 +404,9 @@
     }
     error.textContent = "";
     go(i);
+    // the focus goes to the move in the list: the keys step on from there
+    var link = document.querySelector("#movelist a[data-frame='" + current + "']");
+    if (link) { link.focus(); }
   });
   function choose(e) {
     var v = e.target.closest ? e.target.closest("a[data-line]") : null;

@@ -1,10 +1,10 @@
 """Annotations on the viewer's frames: marks, comments, side lines replayed from their
-position (``pbem.render.annotations``, ``pbem.records.replay.replay_line``)."""
+position (``pbem.render.annotations``, ``pbem.records.replay.replay_variation``)."""
 
 from __future__ import annotations
 
 from pbem.records.reader import read_games
-from pbem.records.replay import replay_line
+from pbem.records.replay import replay_variation
 from pbem.records.validate import validate_source
 from pbem.render.annotations import MAX_DEPTH, annotate
 
@@ -37,9 +37,13 @@ def test_a_side_line_that_breaks_is_shown_up_to_there_with_the_reason() -> None:
     assert line.error.startswith("the line stops at 2w:")
 
 
-def test_replay_line_numbers_its_turns_from_the_position() -> None:
+def test_a_line_numbers_its_turns_from_the_position() -> None:
     replay = _replay("1.Bh11 Bh2 2.Be8 Be5\n")
     before = replay.turns[2].before  # 2w to play
+
+    def replay_line(position, game):
+        return replay_variation(game, replay.ruleset, position)
+
     line = replay_line(before, next(iter(read_games("2.Bb5 Bb8\n"))).game)
     assert line.error is None and [t.label for t in line.turns] == ["2w", "2b"]
     # a misnumbered entry is read as a record's is: repaired, and said

@@ -213,3 +213,30 @@ def test_annotations_are_on_the_page_without_a_script(annotated_site) -> None:
     assert "A classic start." in html and "Strong." in html
     assert "[1...Be5 2.Be8 {Then White} [2.Bb5!?] 2...Bh2]" in html
     assert '<span class="mark" title="a brilliant move">!!</span>' in html
+
+
+def test_the_annotated_sample_game_by_keyboard_alone(page, site: Path) -> None:
+    """games/sample-game-2002-annotated.realm: to 14b by typing it, into its side line with
+    V, a step in it, and back out with Escape, without a mouse."""
+    page.goto((site / "games" / "sample-game-2002-annotated.html").as_uri())
+    said = lambda: page.inner_text("#announce")  # noqa: E731
+    _tab_to(page, "goto-turn")
+    page.keyboard.type("14b")
+    page.keyboard.press("Enter")
+    at_14b = _board(page)
+    assert "Two captures, but too late." in said() and "a dubious move" in said()
+    assert "press V" in said()
+    page.keyboard.press("v")
+    assert said().startswith("In the side line instead of 14b.")
+    assert page.is_visible("#line-bar")
+    assert "Black's Power moved from l4 to l10" in said()
+    page.keyboard.press("ArrowRight")  # the line's second action, and its comment
+    assert "Comment: keeps the Enforcer out of reach" in said()
+    in_line = _board(page)
+    assert in_line != at_14b and "Ec12" in page.inner_text("#caption")
+    page.keyboard.press("Home")  # the position the side line starts from
+    assert said().startswith("The position the side line starts from.")
+    page.keyboard.press("Escape")
+    assert said() == "Back in the game at 14b." and _board(page) == at_14b
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#caption").startswith("15w")
