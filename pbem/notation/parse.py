@@ -391,10 +391,11 @@ def _in_context(tok: Token, choices: set[str], scanner: Scanner) -> Token | None
     if tok.type == "END_COMMA" and "COMMA" in choices:
         return Token("COMMA", str(tok), tok.start_pos, tok.line, tok.column)
     if tok.type == "ENFORCER_AT" and "PIECE_AT" in choices and not scanner.parens:
+        assert tok.start_pos is not None and tok.line is not None and tok.column is not None
         placed = Syntax("PIECE_AT", str(tok)[:-1], tok.start_pos, tok.line, tok.column)
         prefix, piece, square, _ = tok.syntax  # type: ignore[attr-defined]
         placed.syntax = (prefix, piece, square, None)
-        scanner.pos = tok.start_pos + len(tok) - 1  # type: ignore[operator]
+        scanner.pos = tok.start_pos + len(tok) - 1
         return placed
     return None
 

@@ -213,7 +213,7 @@ class ToSyntax(Transformer[Token, Any]):
         """``7.Pg5g9(Bh8)/Pc5c2`` (one token), then what may follow Black's last move."""
         return self._whole(c[0].syntax, c[1:])
 
-    def entry_run(self, c: list[Any]) -> list[EntryText]:
+    def entry_run(self, c: list[Any]) -> list[EntryText | ListMarkerText]:
         """Whole entries one after the other (one token), list markers before them kept as
         items: what follows is the last entry's."""
         items = c[0].syntax

@@ -166,6 +166,18 @@ def replay_game(
     return annotated(readings.decide())
 
 
+def replay_variation(line: GameText, ruleset: Any, before: Any) -> Replay:
+    """A variation's line played from ``before``, the position before the turn it
+    replaces (its own variations checked too): what validate checks and the viewers
+    step into."""
+    replay = Replay(headers={}, ruleset=ruleset)
+    walker = _Walker(replay, False, None)
+    replay.final = before
+    with contextlib.suppress(_Stop):
+        walker.walk(line)
+    return annotated(replay)
+
+
 def annotated(replay: Replay) -> Replay:
     """``replay`` with the annotations of its turns: each turn's marks and comments, and
     each variation played from the turn's position; a broken variation is a warning
@@ -185,7 +197,7 @@ def annotated(replay: Replay) -> Replay:
                 "variation": None,
             })
         for variation in text.variations:
-            line = annotated(replay_line(played.before, variation.game))
+            line = replay_variation(variation.game, replay.ruleset, played.before)
             error = line.error
             if error is not None:
                 replay.warnings.append(Diagnostic(
