@@ -174,8 +174,10 @@ class Mailer:
             rules=describe_ruleset(pos.ruleset), board=render_text(pos, flip=p.flip),
             to_move=pos.to_move.title, token=p.token,
             clock=clock_lines(game, self.now(), with_settings=True, zone=self.zone(p.email)),
-            help=help_text(p.token, examples(pos), rules.mail_examples, agreement),
-            examples=examples(pos), notation=rules.mail_examples, agreement=agreement,
+            help=help_text(p.token, examples(pos), rules.notation_key(pos.ruleset), agreement,
+                           rules.title),
+            examples=examples(pos), notation=rules.notation_key(pos.ruleset),
+            agreement=agreement, about=rules.about,
             rated="yes" if game.rated else "no: this game does not count for the ratings",
         )
         yours = " (your move)" if pos.to_move is p.side else ""
@@ -289,10 +291,14 @@ class Mailer:
         self.queue(self.to(game, p, "reminder", f"reminder, your move by {when}", body), None)
 
     def reply(self, game: Game, p: Player, sections: Sequence[tuple[str, str]],
-              inc: Incoming | None, row: int | None) -> None:
-        """The answer to a player's questions (board, history, help, moves)."""
+              inc: Incoming | None, row: int | None,
+              html: Mapping[str, str] | None = None) -> None:
+        """The answer to a player's questions (board, history, help, moves); ``html``: a
+        section's own HTML by its title (the rules page), else its text, preformatted."""
+        html = html or {}
         body = letter("reply", player=p.name,
-                      sections=[{"title": t, "text": x} for t, x in sections])
+                      sections=[{"title": t, "text": x, "html": html.get(t)}
+                                for t, x in sections])
         what = ", ".join(t.lower() for t, _ in sections)
         self.queue(self.to(game, p, "reply", what, body, inc=inc, auto="auto-replied"), row)
 
