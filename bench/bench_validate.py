@@ -113,7 +113,15 @@ def _plain_lark() -> Any:
         from pbem.notation.grammar import START_RULES
 
         grammar = (CODE / "grammar" / "realm.lark").read_text(encoding="utf-8")
-        _PLAIN = Lark(grammar, parser="lalr", start=START_RULES, maybe_placeholders=False)
+        options: dict[str, Any] = {}
+        try:  # the notation's own tokenizer (issue 22); before it, lark's contextual lexer
+            from pbem.notation.lexer import RealmLexer
+
+            options["lexer"] = RealmLexer
+        except ImportError:
+            pass
+        _PLAIN = Lark(grammar, parser="lalr", start=START_RULES, maybe_placeholders=False,
+                      **options)
     return _PLAIN
 
 

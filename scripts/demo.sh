@@ -58,4 +58,15 @@ echo
 echo "== The game's live page: $PBEM_HOME/site/games/game-$game.html (index: $PBEM_HOME/site/index.html)"
 echo "== pbem export $game (a .realm record; no address in it)"
 .venv/bin/pbem export "$game" || status=$?
+echo
+echo "== A tournament: a 4-player round robin (pbem tournament new | add | start | adjudicate | show)"
+.venv/bin/pbem tournament new "Demo Cup" --format round-robin --clock none || status=$?
+for p in Carol Dave Erin Frank; do
+  .venv/bin/pbem tournament add "Demo Cup" "${p,,}@example.org" --name "$p" >/dev/null || status=$?
+done
+.venv/bin/pbem tournament start "Demo Cup" || status=$?
+.venv/bin/pbem tournament adjudicate "Demo Cup" $((game + 1)) 1-0 || status=$?   # two results,
+.venv/bin/pbem tournament adjudicate "Demo Cup" $((game + 2)) draw || status=$?  # as if by mail
+.venv/bin/pbem tournament show "Demo Cup" || status=$?
+echo "== Its page: $PBEM_HOME/site/events/event-demo-cup.html"
 exit $status

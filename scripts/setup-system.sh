@@ -3,7 +3,8 @@
 # Usage: scripts/setup-system.sh [test]
 #   always: fonts-dejavu-core (the letters of the mailed PNG board, drawn by resvg) and
 #           tzdata (the players' time zones, for zoneinfo)
-#   test:   also chromium (the browser tests), dovecot-imapd and openssl (the IMAP tests)
+#   test:   also chromium (the browser tests), dovecot-imapd and openssl (the IMAP tests),
+#           nodejs and npm (npm installs axe-core, the accessibility check: scripts/test.sh)
 # Without root (or apt-get) it only says what is missing: the tests that need it skip.
 set -euo pipefail
 missing=()
@@ -13,6 +14,8 @@ if [ "${1:-}" = test ]; then
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   [ -x /usr/sbin/dovecot ] && [ -x /usr/lib/dovecot/imap ] || missing+=(dovecot-imapd)
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

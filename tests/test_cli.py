@@ -26,7 +26,7 @@ def test_validate_bundled_games_all_valid(capsys):
     code, out, _ = run(capsys, "validate", str(ROOT / "games"))
     assert code == 0
     lines = out.splitlines()
-    assert len(lines) == 6  # two Featured games, one or two turns of each other game
+    assert len(lines) == 7  # three Featured games (one annotated), a few turns of each other
     assert "sample-game-2002.realm#1: valid, 1-0 after 31 turns" in out
     assert "classic-examples.realm#1: valid, unfinished after 6 turns" in out
     assert "medieval-examples.realm#1: valid, unfinished after 4 turns" in out
@@ -39,11 +39,27 @@ def test_validate_json_is_one_object_per_game_with_final(capsys):
     assert code == 0
     (line,) = out.splitlines()
     data = json.loads(line)
-    assert set(data) == {"path", "index", "valid", "result", "turns", "error", "warnings", "final"}
+    assert set(data) == {"path", "index", "valid", "result", "turns", "error", "warnings", "final",
+                         "annotations"}
+    assert data["annotations"] == []  # "(Figure 6)" is the article's note, no annotation
     assert data["valid"] is True and data["result"] == "1-0" and data["turns"] == 31
     assert data["final"]["realms"] == {"white": 8, "black": 7}
     assert data["final"]["phase"] == "over" and data["final"]["to_move"] is None
     assert {"line", "column", "message"} == set(data["warnings"][0])
+
+
+def test_validate_json_reports_the_annotated_sample_game_s_annotations(capsys):
+    code, out, _ = run(capsys, "validate", "--json", str(ROOT / "games" /
+                                                          "sample-game-2002-annotated.realm"))
+    assert code == 0
+    data = json.loads(out.splitlines()[0])
+    assert data["valid"] is True and data["turns"] == 31
+    first, *rest = data["annotations"]
+    assert first == {"turn": "7w", "line": 16, "column": 15, "mark": "!",
+                     "comment": "White takes the h5 Realm at once.", "variation": None}
+    (variation,) = [a["variation"] for a in rest if a["variation"] is not None]
+    assert variation["valid"] is True and variation["text"].startswith("[14...Pl4l10,")
+    assert not any("annotation" in w["message"] for w in data["warnings"])
 
 
 def test_strict_turns_warnings_into_errors(capsys):
@@ -175,7 +191,7 @@ def test_archive_command(tmp_path, capsys):
     site = tmp_path / "site"
     code, out, _ = run(capsys, "archive", str(ROOT / "games"), "-o", str(site), "--title", "T")
     assert code == 0
-    assert "6 games, 6 valid, 0 invalid" in out
+    assert "7 games, 7 valid, 0 invalid" in out
     assert (site / "index.html").is_file() and (site / "games" / "sample-game-2002.html").is_file()
     assert "<title>T</title>" in (site / "index.html").read_text()
 

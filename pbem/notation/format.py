@@ -37,9 +37,19 @@ __all__ = [
 ]
 
 def format_turn(t: TurnText) -> str:
-    text = ",".join(format_action(a) for a in t.actions)
+    """A turn, with its annotations: each mark right after its action, then comments and
+    notes, then variations."""
+    if t.marks:
+        marks: dict[int, str] = {}
+        for m in t.marks:
+            marks[m.action] = marks.get(m.action, "") + m.mark
+        text = ",".join(format_action(a) + marks.get(i, "") for i, a in enumerate(t.actions))
+    else:
+        text = ",".join(format_action(a) for a in t.actions)
     for note in t.notes:
         text += " " + note
+    for variation in t.variations:
+        text += " [" + format_movetext(variation.game).strip().replace("\n", " ") + "]"
     return text
 
 

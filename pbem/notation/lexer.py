@@ -23,6 +23,7 @@ it could not, the smaller tokens are handed out instead.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -89,28 +90,29 @@ class Syntax(Token):
     """A token that carries the syntax objects read from it."""
 
     __slots__ = ("syntax",)
+    #: what the tokenizer read (a square, a move, a piece and its square...): the
+    #: transformer's rule for the token's terminal knows which
+    syntax: Any
+
+
+#: THE square: a file and a rank 1..12, never followed by another digit (``a13`` is no
+#: square, not ``a1`` and a ``3``). Read leniently, as scanned transcripts need: the file
+#: in either case or ``1`` for ``l`` (``FILES``), the rank's ``1`` as ``l`` or ``I``
+#: (``cl0``, after ``FILES_BEFORE_L``); the resolver repairs these and warns. Bounded: a
+#: match looks at four characters at most.
+SQUARE = r"(?:[a-lA-L1](?:1[0-2]|[1-9])|[a-lACDF-L1][lI][0-2]?)(?![0-9])"
+_SQUARE = re.compile(SQUARE)
+_DIGITS = re.compile(r"\d+")
+#: the move nearly every record writes, read in one bounded match: a piece, two squares,
+#: and the first event of a list written right after it (its closing parenthesis, if the
+#: list holds one event). Everything else is read square by square (``Scanner._move``).
+_MOVE = re.compile(rf"([PE])({SQUARE})({SQUARE})(?:\(([x+]?)([BPE])({SQUARE})([NESWU]?)(\)?))?")
 
 
 def square_end(text: str, p: int) -> int:
-    """Where the square written at ``text[p]`` ends, or -1: a file and a rank 1..12, never
-    followed by another digit (``a13`` is no square, not ``a1`` and a ``3``). Read
-    leniently, as scanned transcripts need: the file in either case or ``1`` for ``l``,
-    the rank's ``1`` as ``l`` or ``I`` (``cl0``); the resolver repairs these and warns.
-    ``text`` must end in at least three characters that are no digits (``_END``)."""
-    c = text[p]
-    if c in FILES:
-        d = text[p + 1]
-        if d == "1" and text[p + 2] in "012" and text[p + 3] not in DIGITS:
-            return p + 3
-        if d in DIGITS and d != "0" and text[p + 2] not in DIGITS:
-            return p + 2
-    if c in FILES_BEFORE_L and text[p + 1] in "lI":
-        e = text[p + 2]
-        if e in "012" and text[p + 3] not in DIGITS:
-            return p + 3
-        if e not in DIGITS:
-            return p + 2
-    return -1
+    """Where the square written at ``text[p]`` ends, or -1 (see ``SQUARE``)."""
+    m = _SQUARE.match(text, p)
+    return -1 if m is None else m.end()
 
 
 def is_square(text: str) -> bool:
@@ -171,7 +173,7 @@ class Scanner:
     # -- the forms ------------------------------------------------------------------
     def _squares(self, p: int) -> tuple[list[int], int]:
         """The squares written one after the other from ``p``: their starts, and the end."""
-        starts = []
+        starts: list[int] = []
         text = self.text
         while True:
             end = square_end(text, p)
@@ -246,15 +248,50 @@ class Scanner:
         end of a placement's square if ``p`` is one: ``-1`` otherwise)."""
         text = self.text
         moves: list[tuple[MoveText, int]] = []
+        fast = _MOVE.match
+        line = self.line + self.offset
+        spans = row(line)
+        get = spans.get
+        base = 1 - self.line_start  # a column is base + an offset
         while True:
+            m = fast(text, p)
+            if m is not None:  # the usual move, read in place if nothing more is written
+                piece, frm, to, prefix, letter, name, facing, close = m.groups()
+                end = m.end()
+                after = text[end]
+                if prefix is None:
+                    usual = after != "(" and after != "o" and _SQUARE.match(text, end) is None
+                else:
+                    usual = bool(close) and (not facing or (not prefix and letter == "E"))
+                if usual:
+                    Work.steps += 1
+                    at = base + p + 1
+                    to_at = at + len(frm)
+                    squares = (SquareText(frm, get(at) or span_on(spans, line, at)),
+                               SquareText(to, get(to_at) or span_on(spans, line, to_at)))
+                    events = None
+                    if prefix is not None:
+                        at = to_at + len(to) + 1
+                        name_at = at + len(prefix) + 1
+                        events = (EventText(
+                            prefix, letter,
+                            SquareText(name, get(name_at) or span_on(spans, line, name_at)),
+                            facing or None, get(at) or span_on(spans, line, at)),)
+                    at = base + p
+                    moves.append((MoveText(piece, squares, events,
+                                           get(at) or span_on(spans, line, at)), end))
+                    if after == "," and text[end + 1] in "PE":
+                        p = end + 1
+                        continue
+                    return moves, -1
             move, end, placed = self._move(p)
             if move is None:
                 return moves, (end if placed and not moves else -1)
             if text[end] == "(":
-                events, after = self._event_list(end)
-                if events is not None:
-                    move = MoveText(move.piece, move.squares, events, move.span, move.off)
-                    end = after
+                listed, list_end = self._event_list(end)
+                if listed is not None:
+                    move = MoveText(move.piece, move.squares, listed, move.span, move.off)
+                    end = list_end
             moves.append((move, end))
             if text[end] == "," and text[end + 1] in "PE":
                 p = end + 1
@@ -420,10 +457,20 @@ class Scanner:
     def _numbered(self, p: int) -> Iterator[Token]:
         """A move number (and the entry packed after it), a Black move number, a result."""
         text = self.text
-        q = p
-        while text[q].isdecimal():
-            q += 1
+        q = _DIGITS.match(text, p).end()  # type: ignore[union-attr]
         Work.steps += q - p
+        dot = q + 1
+        c = text[dot] if text[q] == "." else ""
+        if c and c in "PER":  # the usual entry: "7.Pi10i6(Bh5)..." (never a Black number)
+            packed = self._packed_entry(p, dot)
+            if packed is not None:
+                yield from packed
+                return
+        if c and c in PIECES:
+            pairs = self._placed_pairs(p)
+            if pairs:
+                yield from pairs
+                return
         # "7...", "7…", "7. ...": Black's turn opens the entry
         r = q
         if text[r] == ".":
@@ -445,18 +492,6 @@ class Scanner:
         if text[q] != ".":
             yield self._bad(p)
             return
-        dot = q + 1
-        c = text[dot]
-        if c in "PER":
-            packed = self._packed_entry(p, dot)
-            if packed is not None:
-                yield from packed
-                return
-        if c in PIECES:
-            pairs = self._placed_pairs(p)
-            if pairs:
-                yield from pairs
-                return
         # "7.", or with a stray comma or full stop a scan left ("7.,", "7..")
         end = dot
         r = dot
@@ -490,27 +525,72 @@ class Scanner:
         return moves, moves[-1][1]
 
     def _packed_entry(self, p: int, dot: int) -> list[Token] | None:
-        """``7.Pg5g9(Bh8)/`` (``WHITE_HALF``) or ``7.Pg5g9(Bh8)/Pc5c2`` (``FULL_ENTRY``),
-        with the syntax of its turns; None where the entry is not packed so."""
+        """``7.Pg5g9(Bh8)/`` (``WHITE_HALF``) or ``7.Pg5g9(Bh8)/Pc5c2`` (``FULL_ENTRY``; white
+        space, even a line's end, may stand after the slash), with the syntax of its turns;
+        several whole entries one after the other, white space between them, are one
+        ``ENTRY_RUN``. None where the entry is not packed so."""
+        line, line_start = self.line, self.line_start
+        whole = self._whole_entry(p, dot)
+        if whole is None:
+            self.line, self.line_start = line, line_start
+            white, slash = self._turn_packed(dot)
+            if white is None or self.text[slash] != "/":
+                return None
+            syntax = (int(self.text[p:dot - 1]), _packed_turn(white), self._span(p))
+            tok = self._syntax("WHITE_HALF", p, slash + 1, syntax)
+            return [self._emit(tok, slash + 1)]
+        entries = [whole[0]]
+        end = whole[1]
+        while self.text[end].isspace():  # more whole entries after white space?
+            q, at = end, (self.line, self.line_start)
+            q = self._skip_blanks(q)
+            d = _DIGITS.match(self.text, q)
+            nxt = None
+            if d is not None and self.text[d.end()] == "." and self.text[d.end() + 1] in "PER":
+                nxt = self._whole_entry(q, d.end() + 1)
+            if nxt is None:
+                self.line, self.line_start = at
+                break
+            entries.append(nxt[0])
+            end = nxt[1]
+        kind = "FULL_ENTRY" if len(entries) == 1 else "ENTRY_RUN"
+        Work.tokens += 1
+        tok = Syntax(kind, self.text[p:end], p, line, p - line_start + 1)
+        tok.syntax = entries[0] if len(entries) == 1 else entries
+        return [self._emit(tok, end)]
+
+    def _skip_blanks(self, q: int) -> int:
+        """Past the white space at ``q``, counting the lines it ends."""
+        text, n = self.text, self.n
+        start = q
+        while q < n and text[q] in BLANKS:
+            if text[q] == "\n":
+                self.line += 1
+                self.line_start = q + 1
+            q += 1
+        Work.steps += q - start
+        return q
+
+    def _whole_entry(self, p: int, dot: int) -> tuple[Any, int] | None:
+        """The entry packed from ``p`` (its number) with both turns, and its end; None where
+        it is not (then the lines counted are the caller's to restore)."""
         text = self.text
         white, slash = self._turn_packed(dot)
         if white is None or text[slash] != "/":
             return None
-        number = int(text[p:dot - 1])
         span = self._span(p)
-        white_turn = _packed_turn(white)
-        after = slash + 1
-        if text[after] in "PE":
-            moves, _ = self._chain(after)
-            if moves:
-                end = moves[-1][1]
-                c = text[end]
-                if (end >= self.n or c.isspace() or c == ",") and self._blanks_then(end) != "(":
-                    black = [m for m, _ in moves]
-                    tok = self._syntax("FULL_ENTRY", p, end, (number, white_turn, black, span))
-                    return [self._emit(tok, end)]
-        tok = self._syntax("WHITE_HALF", p, after, (number, white_turn, span))
-        return [self._emit(tok, after)]
+        after = self._skip_blanks(slash + 1)
+        if text[after] not in "PE":
+            return None
+        moves, _ = self._chain(after)
+        if not moves:
+            return None
+        end = moves[-1][1]
+        c = text[end]
+        if not (end >= self.n or c.isspace() or c == ",") or self._blanks_then(end) == "(":
+            return None
+        number = int(text[p:dot - 1])
+        return (number, _packed_turn(white), [m for m, _ in moves], span), end
 
     def _placed_pairs(self, p: int) -> list[Token]:
         """``1.Bh11 Bh2,`` (``PLACED_PAIR``) and several such pairs on a line, spaces

@@ -24,7 +24,7 @@ from pbem.errors import NotationError, PbemError, Span
 from pbem.notation.grammar import parser, transformer
 from pbem.notation.lexer import MAX_DEPTH, Reading, Scanner, Syntax, is_square, square_end
 from pbem.notation.syntax import GameText
-from pbem.rules.game import Game, NotationWords, with_article
+from pbem.rules.game import AnyGame, NotationWords, with_article
 
 #: what each terminal is, in words; ``{move}`` and the like: the game's own examples
 #: (``Game.notation_words``), a form the game has not got (empty) is left out
@@ -65,7 +65,7 @@ _WORDS = {
 
 
 @functools.cache
-def _game_words(game: Game | None) -> dict[str, str]:
+def _game_words(game: AnyGame | None) -> dict[str, str]:
     """``_WORDS`` with ``game``'s own examples (None: the Featured Game's); a form the
     game has not got is left out."""
     words = game.notation_words if game is not None else NotationWords()
@@ -105,7 +105,7 @@ _SQUARE_WORDS = "a square (a1 to l12)"
 _FACING_WORDS = "a direction (N, E, S or W; U for an immobilised Enforcer)"
 
 
-def _explain(word: str, allowed: set[str], game: Game | None) -> tuple[int, str] | None:
+def _explain(word: str, allowed: set[str], game: AnyGame | None) -> tuple[int, str] | None:
     """Where inside a half-written action the reading stopped, and what was expected there.
 
     An action is one token, so the lexer only knows that the whole word failed;
@@ -143,14 +143,14 @@ def _bad_square(word: str) -> re.Match[str] | None:
     return None
 
 
-def _letters(game: Game | None) -> str:
+def _letters(game: AnyGame | None) -> str:
     """"'B', 'P' or 'E'": the game's piece letters, quoted."""
     letters = [s.letter for s in game.pieces.styles] if game is not None else ["B", "P", "E"]
     quoted = [f"'{x}'" for x in letters]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
-def expected_words(expected: set[str] | frozenset[str], game: Game | None = None) -> str:
+def expected_words(expected: set[str] | frozenset[str], game: AnyGame | None = None) -> str:
     """What could have stood where the reading stopped, in words, with ``game``'s own
     examples (None: the Featured Game's)."""
     table = _game_words(game)
@@ -180,7 +180,7 @@ def _piece_before(text: str, pos: int) -> str:
     return ""
 
 
-def _fixed_piece(text: str, pos: int, game: Game | None) -> str | None:
+def _fixed_piece(text: str, pos: int, game: AnyGame | None) -> str | None:
     """The rule, where the reading stopped at a square written right after a piece that
     never moves ("Be5e6": an HQ, a Base): the player meant to move it."""
     if _square_at(text, pos) < 0:
@@ -204,30 +204,31 @@ def _shown(text: str) -> str:
 
 
 def notation_error(
-    exc: UnexpectedInput, text: str, line_offset: int, game: Game | None = None
+    exc: UnexpectedInput, text: str, line_offset: int, game: AnyGame | None = None
 ) -> NotationError:
     """``exc`` as one NotationError in ``game``'s words (None: the Featured Game's)."""
     if isinstance(exc, UnexpectedCharacters):
-        found = text[exc.pos_in_stream : exc.pos_in_stream + 1]
+        pos = exc.pos_in_stream or 0  # lark always sets it for this error
+        found = text[pos : pos + 1]
         # show the whole word that starts here, which reads better than one letter
-        end = exc.pos_in_stream
-        while end < len(text) and not text[end].isspace() and end - exc.pos_in_stream < 12:
+        end = pos
+        while end < len(text) and not text[end].isspace() and end - pos < 12:
             end += 1
-        word = text[exc.pos_in_stream : end] or found
+        word = text[pos : end] or found
         allowed = exc.allowed or set()
         msg = f"cannot read {word!r} here: expected {expected_words(allowed, game)}"
-        fixed = _fixed_piece(text, exc.pos_in_stream, game)
+        fixed = _fixed_piece(text, pos, game)
         if fixed is not None:
             return NotationError(
                 fixed, span=Span(exc.line + line_offset, exc.column), code="notation.fixed-piece"
             )
         explained = _explain(word, allowed, game)
-        if explained is None and found.isalpha() and _after_enforcer(text, exc.pos_in_stream):
+        if explained is None and found.isalpha() and _after_enforcer(text, pos):
             explained = 0, _FACING_WORDS  # "(Ed2Z)": a facing that is no direction
         if explained is not None:
             offset, what = explained
             col = exc.column + offset
-            if not text[exc.pos_in_stream + offset :].strip():
+            if not text[pos + offset :].strip():
                 return NotationError(
                     f"the text ends too soon: expected {what}",
                     span=Span(exc.line + line_offset, col),
@@ -248,7 +249,7 @@ def notation_error(
         if word.startswith("{"):
             msg = "this comment is never closed: a '{' needs its '}'"
         else:
-            opening = _unclosed_paren(text, exc.pos_in_stream)
+            opening = _unclosed_paren(text, pos)
             if opening is not None:
                 line = text.count("\n", 0, opening) + 1
                 col = opening - (text.rfind("\n", 0, opening) + 1) + 1
@@ -280,7 +281,7 @@ def notation_error(
         return NotationError(
             "this ']' closes no variation: a variation is written in square brackets "
             "after the turn it replaces, like '[9...Pa3a12]'",
-            span=Span(tok.line + line_offset, tok.column),  # type: ignore[operator]
+            span=Span(tok.line + line_offset, tok.column),
             code="notation.syntax",
         )
     if str(tok) == "(" and tok.start_pos is not None:
@@ -288,12 +289,12 @@ def notation_error(
         if opening is not None:
             return NotationError(
                 "this '(' is never closed: a note or an event list needs its ')'",
-                span=Span(tok.line + line_offset, tok.column),  # type: ignore[operator]
+                span=Span(tok.line + line_offset, tok.column),
                 code="notation.syntax",
             )
     return NotationError(
         f"unexpected {_shown(_quoted(tok))}: expected {expected_words(exc.expected, game)}",
-        span=Span(tok.line + line_offset, tok.column),  # type: ignore[operator]
+        span=Span(tok.line + line_offset, tok.column),
         code="notation.syntax",
     )
 
@@ -304,11 +305,11 @@ def _quoted(tok: Token) -> str:
     its first pair, as they were before they became one token, so that the error stays
     word for word the same."""
     text = str(tok)
-    if tok.type == "FULL_ENTRY":  # without the end of its line, which is in the token
-        text = text.rstrip(" \t\r\n")
     if tok.type == "PLACED_RUN":  # its first pair, the token it was before runs were one
         return text[: text.index(",") + 1]
-    if tok.type in ("WHITE_HALF", "FULL_ENTRY"):
+    if tok.type in ("FULL_ENTRY", "ENTRY_RUN"):  # up to the first white space: the first
+        text = text.split()[0]  # entry, or its White half where Black's turn is apart
+    if tok.type in ("WHITE_HALF", "FULL_ENTRY", "ENTRY_RUN"):
         dot = text.index(".") + 1
         if text[dot] == "R":
             return text[:dot]
@@ -333,13 +334,13 @@ def _end_of(text: str) -> tuple[int, int]:
     return line, col
 
 
-def parse_game(text: str, line_offset: int = 0, game: Game | None = None) -> GameText:
+def parse_game(text: str, line_offset: int = 0, game: AnyGame | None = None) -> GameText:
     """One game: optional front matter, then movetext. ``game``: whose words an error
     speaks (None: the Featured Game's, before a record has said its game)."""
     return _parse(text, "game", line_offset, game)
 
 
-def parse_movetext(text: str, line_offset: int = 0, game: Game | None = None) -> GameText:
+def parse_movetext(text: str, line_offset: int = 0, game: AnyGame | None = None) -> GameText:
     """Movetext alone (no front matter), e.g. the turns in a player's email; an error
     speaks ``game``'s words."""
     return _parse(text, "movetext", line_offset, game)
@@ -387,7 +388,7 @@ def _in_context(tok: Token, choices: set[str], scanner: Scanner) -> Token | None
     return None
 
 
-def _parse(text: str, start: str, line_offset: int, game: Game | None = None) -> GameText:
+def _parse(text: str, start: str, line_offset: int, game: AnyGame | None = None) -> GameText:
     transformer().line_offset = line_offset
     Reading.line_offset = line_offset
     try:
@@ -396,7 +397,7 @@ def _parse(text: str, start: str, line_offset: int, game: Game | None = None) ->
         if exc.token.type == "DEEP":
             raise NotationError(
                 f"variations are nested more than {MAX_DEPTH} deep here",
-                span=Span(exc.token.line + line_offset, exc.token.column),  # type: ignore[operator]
+                span=Span(exc.token.line + line_offset, exc.token.column),
                 code="notation.syntax",
             ) from None
         try:

@@ -50,7 +50,8 @@ _BUILD: dict[str, Callable[[SafeConstructor, yaml.ScalarNode], Any]] = {
 
 
 def _tag(value: str) -> str:
-    return _resolver.resolve(yaml.ScalarNode, value, (True, False))
+    tag: str = _resolver.resolve(yaml.ScalarNode, value, (True, False))
+    return tag
 
 
 @functools.lru_cache(maxsize=1024)  # most values recur (featured, 1-0, a player's name)

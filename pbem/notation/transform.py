@@ -48,7 +48,7 @@ class _MarkedNote(str):
     span: Span = Span(0, 0)
 
 
-class ToSyntax(Transformer):
+class ToSyntax(Transformer[Token, Any]):
     """The parse's values -> syntax objects. Every action token carries the syntax objects
     the lexer read from it (``Syntax.syntax``): nothing is read from a token's text here."""
 
@@ -211,8 +211,17 @@ class ToSyntax(Transformer):
 
     def full_entry(self, c: list[Any]) -> EntryText:
         """``7.Pg5g9(Bh8)/Pc5c2`` (one token), then what may follow Black's last move."""
-        number, white, moves, span = c[0].syntax
-        black = self._after_packed(moves, c[1:])
+        return self._whole(c[0].syntax, c[1:])
+
+    def entry_run(self, c: list[Any]) -> list[EntryText]:
+        """Whole entries one after the other (one token): what follows is the last one's."""
+        entries = c[0].syntax
+        last = len(entries) - 1
+        return [self._whole(e, c[1:] if i == last else []) for i, e in enumerate(entries)]
+
+    def _whole(self, entry: tuple[Any, ...], after: list[Any]) -> EntryText:
+        number, white, moves, span = entry
+        black = self._after_packed(moves, after)
         return EntryText(number, TurnText(tuple(white), (), None, white[0].span, None),
                          black, True, span)
 

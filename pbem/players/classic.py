@@ -13,13 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from pbem.rules.classic.actions import Action, Move, Pass, Placement
+from pbem.rules.classic.actions import Action, Move
 from pbem.rules.classic.game import action_text, move_text
 from pbem.rules.classic.legal import legal_moves, legal_placements, second_moves
-from pbem.rules.classic.position import Phase, Position, initial_position
+from pbem.rules.classic.position import Position, initial_position
 from pbem.rules.classic.ruleset import CLASSIC_RULES, Ruleset
 from pbem.rules.classic.turns import apply_move, apply_turn, begin_turn, finish_turn, may_double
+from pbem.rules.game import Phase
 from pbem.rules.geometry import FORWARD, REALM_OF, REALM_ROW, Direction
+from pbem.rules.move_turns import Pass, Placement
 from pbem.rules.pieces import Side
 from pbem.rules.written import ActionText
 
@@ -121,7 +123,7 @@ def play_random_game(rng: Rng, ruleset: Ruleset, *, max_turns: int = MAX_TURNS) 
     while position.phase is not Phase.OVER and played < max_turns:
         side = position.to_move
         actions = choose_turn(position, rng)
-        texts = []
+        texts: list[ActionText] = []
         if isinstance(actions[0], Move):
             state = begin_turn(position)
             for m in actions:

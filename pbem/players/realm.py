@@ -26,6 +26,7 @@ from itertools import combinations
 from typing import Protocol, TypeVar
 
 from pbem.errors import RuleError
+from pbem.rules.game import Phase
 from pbem.rules.geometry import (
     BORDER_SQUARES,
     CENTER,
@@ -52,7 +53,7 @@ from pbem.rules.realm.actions import (
 )
 from pbem.rules.realm.canonical import action_text
 from pbem.rules.realm.movement import has_stop, stops
-from pbem.rules.realm.position import Board, Phase, Position, initial_position
+from pbem.rules.realm.position import Board, Position, initial_position
 from pbem.rules.realm.ruleset import FEATURED, OPTIONS, SWITCHES, Ruleset
 from pbem.rules.realm.setup import (
     apply_placement,
@@ -860,7 +861,8 @@ class _Player:
         side = pos.to_move
         keep = self._find_keep(pos)
         if keep is None:  # a Base in a free corner Realm makes one
-            options = [(frm, to) for frm, found in movers.items() if board[frm].kind is _POWER
+            own_power = power(side)  # movers are the side's own pieces
+            options = [(frm, to) for frm, found in movers.items() if board[frm] is own_power
                        for to in found if REALM_OF[to] in _KEEPS
                        and _creates_base(pos, side, REALM_OF[to])]
             if options and rng.random() < 0.7:

@@ -24,7 +24,7 @@ import os
 import signal
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
@@ -244,7 +244,7 @@ def check_pieces(
 
 def check_batches(
     pieces: Sequence[Piece], options: BatchOptions, *, jobs: int | None = None
-) -> Iterator[list[FileResult]]:
+) -> Generator[list[FileResult], None, None]:
     """``check_pieces``'s results a batch at a time, as they become ready (a worker's
     chunk, or one piece in this process): a caller that writes them can flush once a
     batch, not once a file."""
@@ -371,7 +371,7 @@ def _workers_fork() -> bool:
 
 def _run_pool(
     chunks: list[range], pieces: Sequence[Piece], options: BatchOptions, jobs: int
-) -> Iterator[list[tuple[Any, ...]] | None]:
+) -> Generator[list[tuple[Any, ...]] | None, None, None]:
     """Each chunk's results (as plain tuples) in order, until the end, or None when the
     pool breaks."""
     from concurrent.futures import ProcessPoolExecutor

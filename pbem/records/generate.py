@@ -21,6 +21,7 @@ from pbem.notation.write import game_text
 from pbem.players.realm_coverage import Coverage, coverage_of
 from pbem.players.registry import GeneratedGame, policy
 from pbem.records.rulesets import differences, load_ruleset, preset_names
+from pbem.rules.game import GameRuleset
 from pbem.rules.registry import featured, game_of
 
 #: ``--ruleset random``: a different random ruleset for every game
@@ -46,7 +47,7 @@ def generate_game(
     return player.generate(rng, rules, max_turns=max_turns)
 
 
-def ruleset_spec(ruleset: Any) -> str | dict[str, Any]:
+def ruleset_spec(ruleset: GameRuleset) -> str | dict[str, object]:
     """What the front matter says: the preset's name, or the options that differ (with
     the game, where it is not the Featured Game)."""
     if _presets().get(ruleset.name) == ruleset:
@@ -57,7 +58,7 @@ def ruleset_spec(ruleset: Any) -> str | dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=1)
-def _presets() -> dict[str, Any]:
+def _presets() -> dict[str, GameRuleset]:
     return {name: load_ruleset(name) for name in preset_names()}
 
 

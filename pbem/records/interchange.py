@@ -44,4 +44,5 @@ def report_to_json(report: GameReport) -> dict[str, Any]:
         "error": error,
         "warnings": [_warning(w) for w in replay.warnings],
         "final": position_to_json(replay.final) if replay.final is not None else None,
+        "annotations": replay.annotations,
     }

@@ -26,7 +26,7 @@ from pbem.notation.syntax import (
     TurnText,
 )
 from pbem.records.rulesets import load_ruleset
-from pbem.rules.game import ActionRuleError, Game, GamePosition, Phase, Resolved
+from pbem.rules.game import ActionRuleError, AnyGame, GamePosition, Phase, Resolved
 from pbem.rules.pieces import Side
 from pbem.rules.registry import featured, game_of
 from pbem.rules.repairs import reading_chosen
@@ -34,7 +34,7 @@ from pbem.rules.values import quick
 
 KNOWN_HEADERS = (
     "game", "ruleset", "setup", "white", "black", "event", "site", "date", "finished",
-    "source", "result", "rated",
+    "source", "result", "rated", "messages",
     # a game of an event (issue 26): where in it, and what the archive's crosstable needs
     "round", "board", "division", "format", "white_seed", "black_seed", "bye",
 )
@@ -48,8 +48,8 @@ class PlayedTurn:
     side: Side
     text: TurnText
     resolved: tuple[Resolved, ...]
-    before: Any
-    after: Any
+    before: GamePosition
+    after: GamePosition
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,10 @@ class Replay:
     #: the comments on the record's result token: how a game off the board ended
     #: (``0-1 {White resigned}``)
     claimed_notes: tuple[str, ...] = ()
-    final: Any = None
+    final: GamePosition | None = None
+    #: the editor's annotations on the turns played (marks, comments, variations), as
+    #: ``validate --json`` reports them; every variation checked from its position
+    annotations: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
@@ -92,11 +95,11 @@ class Replay:
         return self.claimed if self.claimed in ("1-0", "0-1", "1/2-1/2") else None
 
     @property
-    def game(self) -> Game:
+    def game(self) -> AnyGame:
         """The game the record is played in (the Featured Game until its ruleset is known)."""
         return game_of(self.ruleset) if self.ruleset is not None else featured()
 
-    def positions(self) -> list[Any]:
+    def positions(self) -> list[GamePosition]:
         """Every position from the start, one per turn played."""
         if not self.turns:
             return [self.final] if self.final is not None else []
@@ -158,9 +161,64 @@ def replay_game(
         replay.error = GameError(exc.message, exc.code, exc.span or game.header_span)
         return replay
     if strict:  # every repair is an error: nothing to decide
-        return _walk(game, ruleset, strict, None)
+        return annotated(_walk(game, ruleset, strict, None))
     readings = _Readings(game, ruleset, READING_BUDGET if budget is None else budget)
-    return readings.decide()
+    return annotated(readings.decide())
+
+
+def replay_variation(line: GameText, ruleset: Any, before: Any) -> Replay:
+    """A variation's line played from ``before``, the position before the turn it
+    replaces (its own variations checked too)."""
+    replay = Replay(headers={}, ruleset=ruleset)
+    walker = _Walker(replay, False, None)
+    replay.final = before
+    with contextlib.suppress(_Stop):
+        walker.walk(line)
+    return annotated(replay)
+
+
+def annotated(replay: Replay) -> Replay:
+    """``replay`` with the annotations of its turns: each turn's marks and comments, and
+    each variation played from the turn's position; a broken variation is a warning
+    where it breaks (a mark never is)."""
+    for played in replay.turns:
+        text = played.text
+        if not (text.marks or text.variations or text.notes):
+            continue
+        comments = [(n[1:-1].strip(), s) for n, s in zip(text.notes, text.note_spans, strict=False)
+                    if n.startswith("{")]
+        if text.marks or comments:
+            first = min([m.span for m in text.marks] + [s for _, s in comments])
+            replay.annotations.append({
+                "turn": played.label, "line": first.line, "column": first.column,
+                "mark": " ".join(m.mark for m in text.marks) or None,
+                "comment": " ".join(c for c, _ in comments) or None,
+                "variation": None,
+            })
+        for variation in text.variations:
+            line = replay_variation(variation.game, replay.ruleset, played.before)
+            error = line.error
+            if error is not None:
+                replay.warnings.append(Diagnostic(
+                    "annotation.variation",
+                    f"the variation after {played.label} breaks at "
+                    f"{error.turn or 'its start'}: {error.message}",
+                    error.span or variation.span, played.label))
+            replay.warnings.extend(w for w in line.warnings
+                                   if w.code == "annotation.variation")
+            replay.annotations.append({
+                "turn": played.label, "line": variation.span.line,
+                "column": variation.span.column, "mark": None, "comment": None,
+                "variation": {
+                    "text": variation.text, "valid": error is None,
+                    "error": None if error is None else {
+                        "line": error.span.line if error.span else None,
+                        "column": error.span.column if error.span else None,
+                        "turn": error.turn, "message": error.message,
+                    },
+                },
+            })
+    return replay
 
 
 def _walk(game: GameText, ruleset: Any, strict: bool, readings: _Plan | None) -> Replay:
@@ -381,7 +439,8 @@ class _Walker:
         return state, replace(resolved, warnings=tuple(warnings))
 
     @property
-    def position(self) -> Any:
+    def position(self) -> GamePosition:
+        """The position the walk has reached (the start is set before the first entry)."""
         assert self.replay.final is not None
         return self.replay.final
 
@@ -441,14 +500,14 @@ class _Walker:
         self.check_result(game, header_result)
 
     def expected(self) -> tuple[int, Side]:
-        pos = self.replay.final
+        pos = self.position
         return pos.turn_number(), pos.to_move
 
     def entry(self, entry: EntryText) -> None:
         number, side = self.expected()
         first = Side.WHITE if entry.white is not None else Side.BLACK
         label = f"{entry.number}{_LETTER[first]}"
-        if self.replay.final.phase is Phase.OVER:
+        if self.position.phase is Phase.OVER:
             self.fail(
                 f"the game is over ({self.over_words()}): nothing more may be played",
                 "turn.game-over",
@@ -498,7 +557,7 @@ class _Walker:
 
     def turn(self, turn: TurnText, side: Side, number: int) -> None:
         label = f"{number}{_LETTER[side]}"
-        before = self.replay.final
+        before = self.position
         game = self.game
         resolved: list[Resolved] = []
         current: ActionText | None = None

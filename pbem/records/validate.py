@@ -18,7 +18,7 @@ from pbem.errors import PbemError, Span
 from pbem.notation.parse import parse_game
 from pbem.records.reader import GameSource
 from pbem.records.replay import GameError, Replay, replay_game
-from pbem.rules.game import Game
+from pbem.rules.game import AnyGame
 
 _ENTRY_START = re.compile(r"(?m)(?:^|(?<=\s)|(?<=,))\d+\.")
 
@@ -113,7 +113,7 @@ def _replay_upto(
     )
 
 
-def _in_game_words(source: GameSource, error: PbemError, game: Game) -> PbemError:
+def _in_game_words(source: GameSource, error: PbemError, game: AnyGame) -> PbemError:
     """``error`` (read before the record said its game) as ``game`` words it: its own
     examples, its own pieces."""
     try:

@@ -23,6 +23,13 @@ if TYPE_CHECKING:
 
 #: sysexits' EX_TEMPFAIL: an MTA keeps the message and tries the pipe again later
 EX_TEMPFAIL = 75
+#: ``pbem poll``: every mail was read, but some were set aside (Maildir ``failed/``, IMAP
+#: flagged): the operator should look at them; distinct from 3, a store or internal error
+EXIT_SET_ASIDE = 4
+#: ``pbem flush``: some mail is still queued for a later retry (a server that failed for now)
+EXIT_QUEUED = 5
+#: ``pbem flush``: some mail was refused for good or given up (logged, the operator told)
+EXIT_GIVEN_UP = 6
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -69,11 +76,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "show", help="a game's record and board (--log: every message and mail)",
-        description="Print a game's canonical record and its board; with --log, every "
-        "message received (and why it was refused or failed), and every mail sent.",
+        description="Print a game's record as `pbem export` writes it (display names, no "
+        "address, the players' messages only in a finished game with public_messages: "
+        "true) and its board; --addresses adds the players' addresses; with --log, every "
+        "message received (and why it was refused or failed), what the players said, and "
+        "every mail sent.",
     )
     p.add_argument("game", metavar="GAME", help="the game's id")
     p.add_argument("--log", action="store_true", help="the message and delivery log")
+    p.add_argument("--addresses", action="store_true",
+                   help="also the players' addresses (the record names them as export does)")
     p.add_argument("--home", help=home_help)
     p.set_defaults(func=cmd_show)
 
@@ -97,8 +109,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "in its own transaction, marking each handled once committed; then deliver. A "
         "message that cannot be read or handled is logged and put aside (a Maildir's failed/ "
         "folder; flagged \\Flagged $PbemFailed on IMAP) and the poll goes on; a store "
-        "that cannot be written stops it, leaving the rest for the next poll. Exit 3 when "
-        "some message was not handled.",
+        "that cannot be written stops it, leaving the rest for the next poll. Exit 0 all "
+        "handled, 4 some message set aside, 3 the store failed (the rest wait) or an "
+        "internal error (docs/referee.md, Exit codes).",
     )
     p.add_argument("maildir", nargs="?", metavar="MAILDIR")
     p.add_argument("--home", help=home_help)
@@ -110,7 +123,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Deliver every queued mail now, over SMTP when configured, else into the "
         "outbox Maildir, also those waiting for their next retry. A mail the server refuses "
         "for good (550, 552) is given up alone, logged in its game and reported to the "
-        "operator. Exit 3 when some delivery failed or was given up.",
+        "operator. Exit 0 all sent, 5 some mail still queued for a retry, 6 some mail "
+        "given up (refused for good), 3 a store or internal error.",
     )
     p.add_argument("--home", help=home_help)
     p.set_defaults(func=cmd_flush)
@@ -233,6 +247,7 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.referee.mailer import clock_lines
     from pbem.referee.now import system_now
+    from pbem.referee.reach import unreachable_words
     from pbem.referee.store import games
     from pbem.referee.store.games import load_game
     from pbem.rules.pieces import Side
@@ -254,8 +269,9 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
         out.write(printable(f"{game.id:>4}  {game.name}: {white.name} (White) v {black.name} "
                             f"(Black); {state}; {last}; ruleset {game.ruleset}") + "\n")
         if game.status == "playing":
-            for line in clock_lines(game, now, with_settings=False):
-                out.write(f"      {line}\n")
+            for line in [*clock_lines(game, now, with_settings=False),
+                         *unreachable_words(conn, game)]:
+                out.write(printable(f"      {line}") + "\n")
     return EXIT_OK
 
 
@@ -274,8 +290,9 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
     from pbem.referee.mailer import clock_lines
     from pbem.referee.now import system_now
-    from pbem.referee.options import load_options
-    from pbem.referee.store.games import GameNotFound, load_game, public_record
+    from pbem.referee.publish import mask_addresses, public_game
+    from pbem.referee.reach import unreachable_words
+    from pbem.referee.store.games import GameNotFound, load_game
     from pbem.referee.store.mail import game_history
     from pbem.render.text_board import render_text
 
@@ -285,12 +302,14 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     except GameNotFound as exc:
         raise UsageError(str(exc)) from None
     if not args.log:
-        record = game.record
-        if game.status == "over" and not load_options(config).public_messages:
-            record = public_record(record)  # the players' messages are theirs
+        # the public form, as export writes it: what the organiser may paste anywhere
+        record = public_game(conn, config, game.id).record
         out.write(printable(record, keep_newlines=True) + "\n")
-        out.write(printable(render_text(game.position, title=f"game {game.id}: {game.name}"),
-                            keep_newlines=True) + "\n")
+        if args.addresses:
+            for p in game.players.values():
+                out.write(printable(f"{p.title}: {p.email}") + "\n")
+        title = mask_addresses(f"game {game.id}: {game.name}")
+        out.write(printable(render_text(game.position, title=title), keep_newlines=True) + "\n")
         if game.offer:
             what, side = game.offer.split(":")
             words = {"end": "to end by agreement", "draw": "a draw",
@@ -298,6 +317,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"Pending: {'White' if side == 'w' else 'Black'} offers {words}\n")
         for line in clock_lines(game, system_now()):
             out.write(line + "\n")
+        for line in unreachable_words(conn, game) if game.status == "playing" else []:
+            out.write(printable(line) + "\n")
         return EXIT_OK
 
     def when(t: float) -> str:
@@ -381,6 +402,7 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
     referee = Referee(conn, config)
     counts: dict[str, int] = {}
     failed = 0
+    stopped = False  # the store failed: every message waits for the next poll
     try:
         for key, raw in source.messages():
             name = Path(key).name if isinstance(source, MaildirSource) else key
@@ -394,6 +416,7 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
                 sys.stderr.write(printable(f"pbem: {name}: not handled, left for the next "
                                            f"poll: {exc}") + "\n")
                 failed += 1
+                stopped = True
                 break
             except Exception as exc:  # this mail alone: put aside, and go on with the next
                 failed += 1
@@ -413,7 +436,9 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
               + (f"; {failed} not handled" if failed else "") + "\n")
     out.flush()
     _finish(args, home, config, conn)
-    return EXIT_INPUT if failed else EXIT_OK
+    if stopped:
+        return EXIT_INPUT
+    return EXIT_SET_ASIDE if failed else EXIT_OK
 
 
 def cmd_flush(args: argparse.Namespace, out: TextIO) -> int:
@@ -424,7 +449,9 @@ def cmd_flush(args: argparse.Namespace, out: TextIO) -> int:
     given_up = f", {len(result.given_up)} given up" if result.given_up else ""
     out.write(f"{result.sent} sent, {result.failed} still queued{given_up}\n")
     _report_delivery(result.errors, result.given_up)
-    return EXIT_INPUT if result.failed or result.given_up else EXIT_OK
+    if result.given_up:
+        return EXIT_GIVEN_UP
+    return EXIT_QUEUED if result.failed else EXIT_OK
 
 
 # -- the clock and the game master ------------------------------------------------------

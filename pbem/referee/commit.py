@@ -51,7 +51,10 @@ def commit(unit: Unit) -> None:
         if not unit.turns:  # with a turn, the report carries them to both
             mailer.tell_one(game, game.opponent(unit.me), f"{unit.me.title} says",
                             "\n".join(news), row=unit.row, kind="message")
-        unit.notices = [*news, *unit.notices] if unit.turns else unit.notices
+        else:  # the two players' reports only: never an observer's copy nor a notice
+            for side in (unit.me, unit.me.other):
+                unit.private[side] = [*news, *unit.private.get(side, [])]
+        games.log(conn, game.id, "said", "\n".join(news))
     result = unit.board.result if unit.ended else None
     note = None
     if unit.ended in NOTED_ENDS:

@@ -38,6 +38,18 @@ class Picture:
 
 
 @dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file that goes with the mail (a turn report's deadline as .ics)."""
+
+    data: bytes
+    maintype: str
+    subtype: str
+    filename: str
+    #: extra Content-Type parameters (``method=PUBLISH`` for a calendar)
+    params: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Outgoing:
     kind: str  # invitation | report | refusal | reply | notice | result | unknown-sender
     recipient: str
@@ -55,6 +67,9 @@ class Outgoing:
     account_token: str | None = None
     #: images the HTML shows by cid: (a report's board)
     pictures: tuple[Picture, ...] = ()
+    #: the kind of mail a List-Unsubscribe stops (digest | reminder | observer), or None
+    listed: str | None = None
+    attachments: tuple[Attachment, ...] = ()
 
 
 def new_message_id(config: Config, game_id: int | None) -> str:
@@ -69,7 +84,15 @@ def full_subject(out: Outgoing) -> str:
     return out.subject
 
 
-def build_mail(config: Config, out: Outgoing, message_id: str) -> bytes:
+def list_id(config: Config, kind: str) -> str:
+    """``List-Id`` of a kind of mail: ``Realm referee reminders <reminder.referee.host>``."""
+    return f"{config.name} {kind}s <{kind}.{config.local_part}.{config.domain}>"
+
+
+def build_mail(config: Config, out: Outgoing, message_id: str,
+               unsubscribe: str | None = None) -> bytes:
+    """The mail as it is queued (CRLF lines); ``unsubscribe``: the address its
+    List-Unsubscribe names, for the mail kinds a player may stop (``out.listed``)."""
     msg = EmailMessage()
     msg["From"] = formataddr((config.name, config.address))
     msg["To"] = out.recipient
@@ -87,6 +110,11 @@ def build_mail(config: Config, out: Outgoing, message_id: str) -> bytes:
         refs = [*out.references[::-1][-8:], out.in_reply_to]
         msg["References"] = " ".join(dict.fromkeys(refs))
     msg["Auto-Submitted"] = out.auto
+    msg["X-Auto-Response-Suppress"] = "All"  # Exchange: no out-of-office replies to robots
+    if out.listed is not None:
+        msg["List-Id"] = list_id(config, out.listed)
+        if unsubscribe is not None:
+            msg["List-Unsubscribe"] = f"<mailto:{unsubscribe}?subject=unsubscribe>"
     msg["X-Pbem-Kind"] = out.kind
     if out.game_id is not None:
         msg["X-Pbem-Game"] = str(out.game_id)
@@ -94,12 +122,15 @@ def build_mail(config: Config, out: Outgoing, message_id: str) -> bytes:
     if out.html is not None:
         msg.add_alternative(out.html, subtype="html", cte="quoted-printable")
         if out.pictures:
-            html_part = msg.get_payload()[1]
+            html_part = list(msg.iter_parts())[1]  # the HTML alternative just added
             for pic in out.pictures:
                 html_part.add_related(
                     pic.png, "image", "png", cid=f"<{pic.cid}>", filename=pic.filename,
                     disposition="inline",
                 )
+    for att in out.attachments:
+        msg.add_attachment(att.data, maintype=att.maintype, subtype=att.subtype,
+                           filename=att.filename, params=dict(att.params))
     return msg.as_bytes(policy=email.policy.SMTP)  # CRLF: what SMTP DATA needs
 
 

@@ -355,4 +355,20 @@ SCHEMA = Section({
         "retry_seconds": Key(Whole(1, 86_400)),
         "retry_max_seconds": Key(Whole(1, 30 * 86_400)),
     }, optional=True)),
+    # issue 25: signed mail, bounces, webhooks (pbem.referee.signing, reach, webhooks)
+    "dkim": Key(Section({
+        "domain": Key(Text(), required=True, help="the domain the mail is signed for"),
+        "selector": Key(Text(), required=True,
+                        help="the DNS selector (SELECTOR._domainkey.DOMAIN holds the key)"),
+        "key_file": Key(Text(), required=True,
+                        help="the PEM private key (relative to the referee's folder)"),
+    }, optional=True)),
+    "bounces": Key(Section({
+        "grace_days": Key(Whole(1, 365, 14)),
+    })),
+    "webhooks": Key(Section({
+        "url": Key(Text()),
+        "allow_loopback": Key(Flag(False)),
+        "timeout": Key(Number(60, 5.0)),
+    })),
 })

@@ -36,6 +36,16 @@ class SmtpSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class DkimSettings:
+    """``dkim:``: every mail is signed for ``domain`` with the key ``key_file`` (PEM), whose
+    public half DNS publishes at ``SELECTOR._domainkey.DOMAIN``."""
+
+    domain: str
+    selector: str
+    key_file: Path
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     #: the referee's own address; players' replies come back to plus-addresses of it
     address: str = "referee@localhost"
@@ -44,6 +54,8 @@ class Config:
     #: the Maildir ``pbem poll`` reads when given none
     inbox: str = "inbox"
     ruleset: str = "featured"
+    #: DKIM signing of every mail (None: mail goes out unsigned)
+    dkim: DkimSettings | None = None
     #: the other sections and keys, checked (clock, vacation, challenges, observers, ...)
     extra: dict[str, Any] = field(default_factory=dict)
     #: the file, and the line of every key in it (``smtp.port``), for later errors
@@ -148,13 +160,22 @@ def parse_config(text: str, where: str = CONFIG_NAME) -> Config:
             timeout=raw["timeout"],
             ca_file=raw.get("ca_file"),
         )
-    known = {"referee", "smtp", "inbox", "ruleset"}
+    dkim = None
+    if data.get("dkim") is not None:
+        raw_dkim = data["dkim"]
+        key_file = Path(raw_dkim["key_file"]).expanduser()
+        if not key_file.is_absolute():
+            key_file = Path(where).parent / key_file
+        dkim = DkimSettings(raw_dkim["domain"].strip().lower(), raw_dkim["selector"].strip(),
+                            key_file)
+    known = {"referee", "smtp", "inbox", "ruleset", "dkim"}
     return Config(
         address=referee["address"].strip(),
         name=referee["name"],
         smtp=smtp,
         inbox=data["inbox"],
         ruleset=data["ruleset"],
+        dkim=dkim,
         extra={k: v for k, v in data.items() if k not in known},
         source=where,
         lines=lines,

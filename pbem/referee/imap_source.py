@@ -407,7 +407,8 @@ class ImapSession:
             )
         values = self.imap.untagged_responses.get("UIDVALIDITY") or [b""]
         try:
-            uidvalidity = int(values[-1])
+            last = values[-1]  # a literal (a pair) is no UIDVALIDITY either
+            uidvalidity = int(last if isinstance(last, bytes) else b"")
         except ValueError:
             raise PbemError(
                 f"IMAP server {where} gave folder {self.folder!r} no UIDVALIDITY",

@@ -23,17 +23,19 @@ from pbem.records.replay import Replay
 from pbem.records.rulesets import describe_ruleset
 from pbem.referee import clock
 from pbem.referee.club_ratings import report_line
-from pbem.referee.compose import Outgoing, build_mail, new_message_id, quote
+from pbem.referee.compose import Attachment, Outgoing, quote
+from pbem.referee.deadline_ics import deadline_event
 from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming
 from pbem.referee.letters import Letter, help_text, letter
 from pbem.referee.limits import capped, load_limits
 from pbem.referee.options import Options
+from pbem.referee.posting import post
 from pbem.referee.publish import page_links
 from pbem.referee.ratelimit import over_limit
 from pbem.referee.refusal import Refusal
-from pbem.referee.report_mail import report_parts
-from pbem.referee.store import accounts, games, mail, transaction
+from pbem.referee.report_mail import MailBoard, mail_board, report_parts
+from pbem.referee.store import accounts, delivery, games, transaction
 from pbem.referee.store.games import Game, Player
 from pbem.referee.wording import examples, wrap
 from pbem.render.text_board import render_text
@@ -124,10 +126,7 @@ class Mailer:
                               f"{out.kind} to {out.recipient}: {why}")
                 return 0
         out = capped(out, self.limits)
-        message_id = new_message_id(self.config, out.game_id)
-        raw = build_mail(self.config, out, message_id)
-        return mail.queue(self.conn, message_id, out.game_id, out.side, row, out.recipient,
-                          out.kind, raw, answer)
+        return post(self.conn, self.config, out, row, answer)
 
     def zone(self, email: str) -> tzinfo | None:
         """The time zone the address reads deadlines in (None: UTC)."""
@@ -154,6 +153,19 @@ class Mailer:
                         references=inc.references if inc is not None else (), auto=auto,
                         account_token=token)
 
+    def board(self, game: Game, flip: bool, position: GamePosition | None = None,
+              tag: str = "") -> MailBoard:
+        """The board for a mail as a PNG from the reader's side (``flip``: Black's), of
+        ``position``, else of the game as it stands with its last turn marked; its alt
+        text and its words. ``tag`` keeps apart the pictures of two games in one mail."""
+        pos = game.position if position is None else position
+        replay = games.replay_record(game.record)
+        last = replay.turns[-1] if replay.turns else None
+        if last is not None and last.after != pos:
+            last = None  # another position than the last turn's: nothing to mark
+        result = game.result if game.status == "over" else None
+        return mail_board(pos, last, flip=flip, result=result, tag=tag)
+
     # -- game mail -------------------------------------------------------------------------
     def invitation(self, game: Game, p: Player) -> None:
         pos = game.position
@@ -165,6 +177,7 @@ class Mailer:
             texts = sorted((format_action(a) for a in options), key=len)
             example = texts[0] if texts else "pass"
         agreement = rules.ends_by_agreement(pos.ruleset)  # is 'offer end' in the help?
+        board = self.board(game, p.flip)
         body = letter(
             "invitation", game_title="Realm" if rules.name == "featured" else rules.title,
             first_hint=first_hint, example=example, player=p.name, referee=self.referee,
@@ -179,9 +192,11 @@ class Mailer:
             examples=examples(pos), notation=rules.notation_key(pos.ruleset),
             agreement=agreement, about=rules.about,
             rated="yes" if game.rated else "no: this game does not count for the ratings",
+            **board.context(),
         )
         yours = " (your move)" if pos.to_move is p.side else ""
-        self.queue(self.to(game, p, "invitation", f"you play {p.title}{yours}", body), None)
+        out = self.to(game, p, "invitation", f"you play {p.title}{yours}", body)
+        self.queue(replace(out, pictures=board.pictures), None)
 
     def reports(self, game: Game, inc: Incoming | None, row: int | None,
                 notes: Sequence[str] = (), *, played: int = 1,
@@ -219,9 +234,26 @@ class Mailer:
                           inc=inc)
             if self._held(p.email, game, out.subject, text):  # the subject as it is mailed
                 continue
-            self.queue(replace(out, pictures=pictures), row)
+            due = self._deadline_event(game, p, links)
+            self.queue(replace(out, pictures=pictures, attachments=due), row)
         self._observers(game, replay, notes, [*clock_lines(game, now), ratings], links,
                         last.label, row)
+
+    def _deadline_event(self, game: Game, p: Player,
+                        links: list[tuple[str, str]]) -> tuple[Attachment, ...]:
+        """The next deadline as an .ics for the player who must move, if there is one."""
+        found = game.clock()
+        pos = game.position
+        if found is None or game.status == "over" or pos.to_move is not p.side:
+            return ()
+        due = clock.deadline(found[1], found[0])
+        if due is None:
+            return ()
+        label = f"{pos.turn_number()}{pos.to_move.letter}"
+        ics = deadline_event(game.id, game.name, label, due, self.config.domain, self.now(),
+                             links[0][1] if links else None)
+        return (Attachment(ics, "text", "calendar", f"deadline-{label}.ics",
+                           (("method", "PUBLISH"),)),)
 
     def _observers(self, game: Game, replay: Replay, notes: Sequence[str], lines: list[str],
                    links: list[tuple[str, str]], label: str, row: int | None) -> None:
@@ -236,18 +268,20 @@ class Mailer:
                 continue
             self.queue(Outgoing("report", email, subject, text, html, game_id=game.id,
                                 account_token=accounts.ensure_account(self.conn, email),
-                                pictures=pictures), row)
+                                pictures=pictures, listed="observer"), row)
 
     def notices(self, game: Game, notices: Sequence[str], board: GamePosition | None,
                 inc: Incoming | None, row: int | None) -> None:
         """Notices without a turn (an offer, a takeback) to both players."""
         for p in game.players.values():
             text = "\n".join(notices)
+            picture = self.board(game, p.flip, board) if board is not None else None
             if board is not None:
                 text += "\n\n" + render_text(board, flip=p.flip)
-            body = letter("notice", player=p.name, text=text, next=next_words(game))
-            self.queue(self.to(game, p, "notice", shorten(notices[0].split("\n")[0]), body,
-                               inc=inc), row)
+            body = letter("notice", player=p.name, text=text, next=next_words(game),
+                          **(picture.context() if picture is not None else {}))
+            out = self.to(game, p, "notice", shorten(notices[0].split("\n")[0]), body, inc=inc)
+            self.queue(replace(out, pictures=picture.pictures if picture else ()), row)
 
     def tell_players(self, game: Game, subject: str, text: str, kind: str = "notice",
                      board: GamePosition | None = None, after: str = "") -> None:
@@ -255,12 +289,15 @@ class Mailer:
         drawn for each from his side, before the lines ``after``."""
         for p in game.players.values():
             said = text
+            picture = self.board(game, p.flip, board) if board is not None else None
             if board is not None:
                 said += "\n\n" + render_text(board, flip=p.flip)
             if after:
                 said += "\n\n" + after
-            body = letter("notice", player=p.name, text=said, next=next_words(game))
-            self.queue(self.to(game, p, kind, subject, body), None)
+            body = letter("notice", player=p.name, text=said, next=next_words(game),
+                          **(picture.context() if picture is not None else {}))
+            out = self.to(game, p, kind, subject, body)
+            self.queue(replace(out, pictures=picture.pictures if picture else ()), None)
 
     def tell_one(self, game: Game, p: Player, subject: str, text: str,
                  row: int | None = None, kind: str = "notice") -> None:
@@ -278,6 +315,9 @@ class Mailer:
         self.queue(self.to_address(kind, email, subject, body, token=token), None)
 
     def reminder(self, game: Game, p: Player, first: bool, deadline: datetime) -> None:
+        if delivery.unsubscribed(self.conn, p.email, "reminder", game.id):
+            games.log(self.conn, game.id, "not-sent", f"reminder to {p.title}: unsubscribed")
+            return
         pos = game.position
         zone = self.zone(p.email)
         when = clock.format_instant(deadline, zone)
@@ -286,9 +326,11 @@ class Mailer:
                 f"{pos.to_move.letter}) is due by {when}.\n\n"
                 + render_text(pos, flip=p.flip) + "\n\n"
                 + "\n".join(clock_lines(game, self.now(), with_settings=False, zone=zone)))
+        board = self.board(game, p.flip)
         body = letter("notice", player=p.name, text=text,
-                      next="Reply to this mail with your turn.")
-        self.queue(self.to(game, p, "reminder", f"reminder, your move by {when}", body), None)
+                      next="Reply to this mail with your turn.", **board.context())
+        out = self.to(game, p, "reminder", f"reminder, your move by {when}", body)
+        self.queue(replace(out, pictures=board.pictures, listed="reminder"), None)
 
     def reply(self, game: Game, p: Player, sections: Sequence[tuple[str, str]],
               inc: Incoming | None, row: int | None,
@@ -296,11 +338,15 @@ class Mailer:
         """The answer to a player's questions (board, history, help, moves); ``html``: a
         section's own HTML by its title (the rules page), else its text, preformatted."""
         html = html or {}
+        shows = any(t == "The board" for t, _ in sections)  # the 'board' command's answer
+        board = self.board(game, p.flip) if shows else None
         body = letter("reply", player=p.name,
                       sections=[{"title": t, "text": x, "html": html.get(t)}
-                                for t, x in sections])
+                                for t, x in sections],
+                      **(board.context() if board is not None else {}))
         what = ", ".join(t.lower() for t, _ in sections)
-        self.queue(self.to(game, p, "reply", what, body, inc=inc, auto="auto-replied"), row)
+        out = self.to(game, p, "reply", what, body, inc=inc, auto="auto-replied")
+        self.queue(replace(out, pictures=board.pictures if board else ()), row)
 
     def results(self, game: Game, how: str, inc: Incoming | None, row: int | None,
                 event: str | None = None) -> None:
@@ -309,14 +355,16 @@ class Mailer:
         pos = game.position
         ratings = report_line(self.conn, game, self.options.ratings)
         for p in game.players.values():
+            board = self.board(game, p.flip)
             body = letter(
                 "result", player=p.name, game_id=game.id, title=game.name,
                 how=how, result=game.result, result_words=result_words(game.result),
                 score=game_of(pos).score(pos), board=render_text(pos, flip=p.flip),
-                record=game.record, ratings=ratings, event=event,
+                record=game.record, ratings=ratings, event=event, **board.context(),
             )
             subject = f"game over, {game.result} ({result_words(game.result)})"
-            self.queue(self.to(game, p, "result", subject, body, inc=inc), row)
+            out = self.to(game, p, "result", subject, body, inc=inc)
+            self.queue(replace(out, pictures=board.pictures), row)
 
     def refusal(self, inc: Incoming, row: int, game: Game, p: Player,
                 refusal: Refusal) -> None:
@@ -333,6 +381,7 @@ class Mailer:
             width = len(error.action) if error is not None and error.action else 1
             caret = " " * (column - 1) + "^" * max(1, width)
         options = list(error.options) if error is not None and error.options else []
+        board = self.board(game, p.flip)
         body = letter(
             "refusal", player=p.name, game_id=game.id, reason=wrap(refusal.reason, ""),
             where=where, line=line, caret=caret,
@@ -341,9 +390,11 @@ class Mailer:
             board=render_text(game.position, flip=p.flip),
             clock=clock_lines(game, self.now(), with_settings=False, zone=self.zone(p.email)),
             quoted=None if order is not None else self.quoted(inc),
+            **board.context(),
         )
-        self.queue(self.to(game, p, "refusal", shorten(f"not played: {refusal.reason}"), body,
-                           inc=inc, auto="auto-replied"), row)
+        out = self.to(game, p, "refusal", shorten(f"not played: {refusal.reason}"), body,
+                      inc=inc, auto="auto-replied")
+        self.queue(replace(out, pictures=board.pictures), row)
 
     def quoted(self, inc: Incoming) -> str:
         """The start of the sender's mail, quoted back within the limits."""
@@ -407,13 +458,26 @@ class Mailer:
         rows = accounts.held_reports(self.conn, email)
         if not rows:
             return 0
-        body = letter("digest",
-                      reports=[{"subject": r["subject"], "text": r["text"]} for r in rows])
+        # each game's board as it stands now, after its last report, from the reader's side
+        last_of = {r["game_id"]: r["id"] for r in rows}
+        boards: dict[int, MailBoard] = {}
+        for game_id in last_of:
+            game = games.load_game(self.conn, game_id)
+            mine = [p for p in game.players.values() if p.email == email]
+            boards[game_id] = self.board(game, mine[0].flip if mine else False,
+                                         tag=f"g{game_id}-")
+        body = letter("digest", reports=[
+            {"subject": r["subject"], "text": r["text"], "game_id": r["game_id"],
+             "pictured": boards[r["game_id"]].picture is not None,
+             "board": boards[r["game_id"]].context() if last_of[r["game_id"]] == r["id"]
+             else None}
+            for r in rows])
         token = accounts.ensure_account(self.conn, email)
         day = now.date().isoformat()
+        pictures = tuple(pic for b in boards.values() for pic in b.pictures)
         self.queue(Outgoing("digest", email, f"Realm referee: your digest for {day} "
                             f"({len(rows)} report(s))", body.text, body.html,
-                            account_token=token), None)
+                            account_token=token, pictures=pictures, listed="digest"), None)
         accounts.digest_sent(self.conn, email, [r["id"] for r in rows], day)
         return len(rows)
 

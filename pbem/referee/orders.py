@@ -136,9 +136,9 @@ def _command(text: str, line: int, original: str, offset: int) -> Order | None:
     if _NOTATION.match(rest.strip()):
         lead = len(rest) - len(rest.lstrip())
         return Order("turn", rest.strip(), number, line, col + lead, original)
-    lead = _after_lead_in(rest)
-    if lead is not None:
-        return Order("turn", rest[lead:].strip(), number, line, col + lead, original)
+    after = _after_lead_in(rest)
+    if after is not None:
+        return Order("turn", rest[after:].strip(), number, line, col + after, original)
     return None
 
 

@@ -29,12 +29,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.referee.compose import Outgoing, build_mail, new_message_id
+from pbem.referee.compose import Outgoing
 from pbem.referee.faults import fault_point
 from pbem.referee.home import Config, SmtpSettings
 from pbem.referee.limits import Limits, load_limits
+from pbem.referee.posting import envelope_of, post
 from pbem.referee.retry import ConnectFailed, Verdict, judge, retry_delay
-from pbem.referee.store import games, mail, transaction
+from pbem.referee.store import games, transaction
 from pbem.referee.store import outbox as store_outbox
 
 #: a claim older than this is taken over even if its process may still be alive
@@ -133,9 +134,7 @@ def _tell_operator(conn: sqlite3.Connection, config: Config, operator: str,
             "and start again.\n")
     out = Outgoing("operator", operator, f"Realm referee: {game}a mail was not delivered",
                    text, game_id=row["game_id"])
-    message_id = new_message_id(config, row["game_id"])
-    mail.queue(conn, message_id, row["game_id"], None, None, operator, "operator",
-               build_mail(config, out, message_id))
+    post(conn, config, out, None)
 
 
 class MaildirSink:
@@ -209,7 +208,8 @@ class SmtpSink:
                 self.smtp = self._connect()
             except (smtplib.SMTPException, OSError, ssl.SSLError) as exc:
                 raise ConnectFailed(exc) from exc
-        self.smtp.sendmail(self.envelope_from, [recipient], raw)
+        return_path, raw = envelope_of(raw)
+        self.smtp.sendmail(return_path or self.envelope_from, [recipient], raw)
 
     def close(self) -> None:
         if self.smtp is not None:

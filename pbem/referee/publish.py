@@ -3,14 +3,15 @@
 Used by ``pbem export`` (a ``.realm`` record with full front matter) and by the
 live site (``site:`` in config.yaml). The referee's own record names players by
 whatever they gave, which is their address when they gave no name; here a
-player is his display name, or his side when he has none, and any player's
-address left in the text is replaced by that name.
+player is his display name, or his side when he has none, and anything left in
+the text that is shaped like an address (a game's name, a message) is masked as
+``[address]``. What the players said to each other is published only in a
+finished game's record, and only with ``public_messages: true``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,10 +23,10 @@ import yaml
 from pbem.notation.format import format_front_matter
 from pbem.referee.club_ratings import club_ratings
 from pbem.referee.home import Config, ConfigError
-from pbem.referee.options import rating_settings
+from pbem.referee.options import load_options, rating_settings
 from pbem.referee.store import site as store_site
 from pbem.referee.store import tournaments as event_store
-from pbem.referee.store.games import GameNotFound, stored_turns
+from pbem.referee.store.games import GameNotFound, public_record, said_lines, stored_turns
 from pbem.referee.store.games import movetext as format_movetext
 from pbem.render.live_site import PAGE, publish_game, publish_ratings, published, site_lock
 from pbem.render.ratings import sections
@@ -149,10 +150,47 @@ def public_game(conn: sqlite3.Connection, config: Config, game_id: int) -> Publi
         if facts.bye is not None:
             headers["bye"] = entrant_name(facts.bye.name, facts.bye.chosen, facts.bye.email,
                                           facts.bye.number)
-    text = format_front_matter(headers) + movetext
-    for side, (email, _) in players.items():  # belt and braces: an address never leaks
-        text = re.sub(re.escape(email), lambda _m, s=side: names[s], text, flags=re.IGNORECASE)
+    if row["status"] == "over" and load_options(config).public_messages:
+        said = said_lines(conn, game_id)
+        if said:
+            headers["messages"] = [mask_addresses(line) for line in said]
+    headers = {k: mask_addresses(v) if isinstance(v, str) else v for k, v in headers.items()}
+    # what the players said is never in the movetext: stores from before issue 23 kept it
+    # there as {White: ...} comments, which go
+    text = format_front_matter(headers) + mask_addresses(public_record(movetext))
     return PublicGame(int(row["id"]), text, str(row["status"]))
+
+
+#: what may stand in an address around its '@' (letters and digits of any script too)
+_LOCAL = frozenset("._%+-!#$&*/=?^`|~")
+_DOMAIN = frozenset(".-_")
+#: what an address is published as
+MASK = "[address]"
+
+
+def mask_addresses(text: str) -> str:
+    """``text`` with everything shaped like an e-mail address (``x@y``) replaced by
+    ``[address]``: whatever a player typed, nothing public ever names an address. Linear:
+    each '@' is found once, and the runs around it stop at the next '@' either side."""
+    out: list[str] = []
+    done = 0
+    at = text.find("@")
+    while at >= 0:
+        start = at
+        while start > done and (text[start - 1].isalnum() or text[start - 1] in _LOCAL):
+            start -= 1
+        end = at + 1
+        while end < len(text) and (text[end].isalnum() or text[end] in _DOMAIN):
+            end += 1
+        while end > at + 1 and text[end - 1] in ".-_":  # a full stop after the address
+            end -= 1
+        if start < at and any(c.isalnum() for c in text[at + 1:end]):
+            out.append(text[done:start])
+            out.append(MASK)
+            done = end
+        at = text.find("@", max(end, at + 1))
+    out.append(text[done:])
+    return "".join(out)
 
 
 def _event_headers(facts: event_store.GameFacts) -> dict[str, Any]:
@@ -176,7 +214,7 @@ def source_fingerprints(conn: sqlite3.Connection, config: Config) -> dict[int, s
     row, its players' names, the event): one query, no record parsed, so a run that
     changed one game of a thousand only looks at that one."""
     rows = store_site.page_sources(conn)
-    event = event_name(config)
+    event = event_name(config) + f"\x00{load_options(config).public_messages}"
     out = {}
     for r in rows:
         text = "\x00".join(str(value) for value in r) + "\x00" + event

@@ -10,9 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from pbem.errors import EXIT_OK, EXIT_USAGE, PbemError, UsageError
+
+if TYPE_CHECKING:
+    from pbem.records.validate import GameReport
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -64,7 +67,7 @@ def cmd_ratings(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_USAGE if problems else EXIT_OK
 
 
-def _reports(paths: list[str]) -> tuple[list, list[str]]:
+def _reports(paths: list[str]) -> tuple[list[GameReport], list[str]]:
     """Every game of the records, validated, in path order; the files that could not be read."""
     from pbem.records.reader import read_file
     from pbem.records.search import find_records
@@ -74,7 +77,7 @@ def _reports(paths: list[str]) -> tuple[list, list[str]]:
     problems = list(found.problems)
     if not found.files and not problems:
         raise UsageError(f"no record files (*.realm) in {', '.join(paths)}")
-    reports = []
+    reports: list[GameReport] = []
     for path in found.files:
         try:
             sources = list(read_file(path))

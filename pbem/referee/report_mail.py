@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import functools
 import sys
+from dataclasses import dataclass, replace
 
-from pbem.records.replay import Replay
+from pbem.records.replay import PlayedTurn, Replay
 from pbem.referee.compose import Picture
 from pbem.render.board_png import svg_to_png
 from pbem.render.board_svg import render_svg
+from pbem.render.board_words import board_alt, board_words
 from pbem.render.frames import board_string
 from pbem.render.reports import render_report_html, render_report_text
+from pbem.rules.game import GamePosition
 from pbem.rules.registry import game_of
 
 #: the PNG board's width and height in pixels (the HTML shows it at most this wide)
@@ -30,6 +33,13 @@ def board_picture(replay: Replay, *, flip: bool) -> Picture:
     last = replay.turns[-1] if replay.turns else None
     position = last.after if last is not None else replay.final
     assert position is not None
+    return position_picture(position, last, flip=flip)
+
+
+def position_picture(position: GamePosition, last: PlayedTurn | None, *, flip: bool,
+                     tag: str = "") -> Picture:
+    """``position`` as a PNG, ``last`` (the turn that led to it, or None) marked on it;
+    ``tag`` goes into its Content-ID (two games' boards in one mail)."""
     label = last.label if last is not None else "start"
     game = game_of(position)
     key = (game.name + board_string(position.board, game), label, flip)
@@ -40,8 +50,42 @@ def board_picture(replay: Replay, *, flip: bool) -> Picture:
         if len(_drawn) > 8:  # a process handles a few games at a time: keep it small
             _drawn.pop(next(iter(_drawn)))
     view = "-black" if flip else ""
-    return Picture(f"board-{label}{view}@pbem", png, f"board-{label}{view}.png",
-                   f"the board after {label}")
+    return Picture(f"board-{tag}{label}{view}@pbem", png, f"board-{tag}{label}{view}.png",
+                   board_alt(position, last, flip=flip))
+
+
+@dataclass(frozen=True, slots=True)
+class MailBoard:
+    """A board for a mail's HTML: the PNG shown by ``cid:`` (None: no PNG renderer, the
+    text board stands instead), its alt text, and the board in words to list beside it."""
+
+    picture: Picture | None
+    alt: str
+    words: tuple[str, ...]
+
+    def context(self) -> dict[str, object]:
+        """What the HTML templates take: ``board_image``, ``board_alt``, ``board_words``."""
+        image = f"cid:{self.picture.cid}" if self.picture is not None else None
+        return {"board_image": image, "board_alt": self.alt, "board_words": list(self.words)}
+
+    @property
+    def pictures(self) -> tuple[Picture, ...]:
+        return (self.picture,) if self.picture is not None else ()
+
+
+def mail_board(position: GamePosition, last: PlayedTurn | None = None, *, flip: bool,
+               result: str | None = None, tag: str = "") -> MailBoard:
+    """The board of a refusal, a result, an invitation or a notice: drawn from the reader's
+    side (``flip`` for Black), as a PNG where it can be drawn; ``result``: how a game that
+    ended off the board ended, for the alt text."""
+    alt = board_alt(position, last, flip=flip, result=result)
+    words = tuple(board_words(position).lines())
+    try:
+        picture = position_picture(position, last, flip=flip, tag=tag)
+    except (ImportError, OSError) as exc:  # no PNG renderer: the text board
+        warn_once(f"pbem: the board is mailed as text, not as a picture: {exc}")
+        return MailBoard(None, alt, words)
+    return MailBoard(replace(picture, description=alt), alt, words)
 
 
 def report_parts(

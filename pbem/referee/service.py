@@ -20,6 +20,7 @@ from pbem.referee import commands, registry
 from pbem.referee.clock import ClockSettings
 from pbem.referee.commit import commit, refused
 from pbem.referee.faults import fail_mail, fault_point
+from pbem.referee.first_look import first_look
 from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming, read_message
 from pbem.referee.keys import addressed_game, check_game_key, check_player_key
@@ -40,7 +41,7 @@ assert commands  # imported for its side effect: every mail command registers it
 
 @dataclass(frozen=True, slots=True)
 class Handled:
-    outcome: str  # accepted | refused | info | unknown-sender | ignored | duplicate
+    outcome: str  # accepted | refused | info | unknown-sender | ignored | duplicate | bounce
     reason: str | None = None
     game_id: int | None = None
     queued: int = 0
@@ -96,10 +97,8 @@ class Referee:
 
     def _decide(self, inc: Incoming, row: int, now: datetime) -> tuple[Handled, str | None]:
         """Find the mail's unit (a game of the sender's, or the sender) and run it, or refuse."""
-        if inc.automatic:
-            return Handled("ignored", f"never answered: {inc.automatic}"), None
-        if self.config.is_own(inc.sender):
-            return Handled("ignored", "mail from the referee's own address"), None
+        if (seen := first_look(self.conn, self.config, self.mailer, inc, row, now)) is not None:
+            return Handled(seen.outcome, seen.reason, seen.game_id), None
         orders = once_each(find_orders(inc.subject, inc.body.lines))
         if registry.about_sender(orders):
             return self._player_mail(inc, row, orders, now), None

@@ -14,6 +14,7 @@ from datetime import datetime
 from pbem.referee import clock
 from pbem.referee.commit import commit
 from pbem.referee.mailer import clock_lines
+from pbem.referee.reach import grace_over
 from pbem.referee.service import Referee
 from pbem.referee.store import games, transaction
 from pbem.referee.store.games import load_game
@@ -43,6 +44,8 @@ def run_tick(ref: Referee) -> TickSummary:
         with transaction(ref.conn):
             tick_game(ref, game_id, now, summary)
     summary.digests = ref.mailer.due_digests(now)
+    with transaction(ref.conn):
+        grace_over(ref.conn, ref.config, now)
     return summary
 
 

@@ -26,6 +26,7 @@ from pbem.referee.labels import label_problem
 from pbem.referee.mailer import Mailer
 from pbem.referee.options import Options
 from pbem.referee.starting import start_game
+from pbem.referee.store import delivery
 from pbem.referee.store import tournaments as store
 from pbem.referee.store.tournaments import Entry, Event
 from pbem.render.tournament_page import EventGame, EventView
@@ -34,7 +35,7 @@ from pbem.tournaments.berger import divisions as division_sizes
 from pbem.tournaments.berger import round_robin
 from pbem.tournaments.names import entrant_name
 from pbem.tournaments.standings import Board, Entrant, Row, compute, format_points
-from pbem.tournaments.swiss import Played, pair_round
+from pbem.tournaments.swiss import PairingError, Played, pair_round
 
 FORMATS = ("round-robin", "double-round-robin", "swiss")
 FORMAT_WORDS = {"round-robin": "round robin", "double-round-robin": "double round robin",
@@ -93,6 +94,8 @@ def create(conn: sqlite3.Connection, now: datetime, *, name: str, ruleset: str, 
         raise TournamentError("a round robin's rounds follow from its players: no --rounds")
     if division_size is not None and division_size < 2:
         raise TournamentError("a division needs two players at least")
+    if webhook is not None and not webhook.startswith(("https://", "http://")):
+        raise TournamentError(f"--webhook {webhook!r}: a webhook is an https: URL")
     if public_delay is not None and public_delay < 0:
         raise TournamentError("--public-delay is a number of turns, 0 or more")
     try:
@@ -214,6 +217,8 @@ def _open_boards(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event:
         game_id = start_game(conn, mailer, now, w.email, b.email, rules,
                              game_name(event, division, divisions, round, board),
                              display_name(w), display_name(b), settings, rated=event.rated)
+        if event.webhook is not None:  # the organiser's hook, called as each game's (issue 25)
+            delivery.set_game_hook(conn, game_id, event.webhook)
         store.add_board(conn, event.id, division, round, board, white, black, game_id)
         started.append(game_id)
     return started
@@ -224,36 +229,40 @@ def _pair_next(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event: E
     """Pair a Swiss event's round ``round`` (FIDE Dutch) from the rounds before it and start
     its games."""
     entries = sorted(store.entries(conn, event.id), key=lambda e: e.seed or 0)
-    boards = store.boards(conn, event.id)
+    seated = {}
+    for b in store.boards(conn, event.id):
+        seated[(b.round, b.white)] = b
+        if b.black is not None:
+            seated[(b.round, b.black)] = b
     history: list[list[Played]] = []
     for e in entries:
         mine: list[Played] = []
         for r in range(1, round):
-            row = next((b for b in boards if b.round == r and e.seed in (b.white, b.black)),
-                       None)
+            row = seated.get((r, e.seed or 0))
             if row is None:
                 mine.append(Played(None, None, 0, rest="absent"))
             elif row.black is None:
                 mine.append(Played(None, None, 1, rest="bye"))
             else:
-                white = row.white == e.seed
-                pts = _points(row.result, white)
-                mine.append(Played(row.black if white else row.white, "w" if white else "b",
-                                   pts, forfeit=row.end_reason == "withdrew"))
+                had_white = row.white == e.seed
+                pts = _points(row.result, had_white)
+                mine.append(Played(row.black if had_white else row.white,
+                                   "w" if had_white else "b", pts,
+                                   forfeit=row.end_reason == "withdrew"))
         history.append(mine)
     out = frozenset(e.seed for e in entries if e.withdrawn_at is not None and e.seed)
     if len(entries) - len(out) < 2:
         return []
     assert event.rounds is not None
     pairs = pair_round([e.rating or 0.0 for e in entries], history, event.rounds, out)
-    numbered = []
+    numbered: list[tuple[int, int, int, int | None]] = []
     board = 0
-    for white, black in pairs:
-        if black is None:
-            numbered.append((round, 0, white, None))
+    for first, second in pairs:  # seeds: White, and Black or None for a bye
+        if second is None:
+            numbered.append((round, 0, first, None))
         else:
             board += 1
-            numbered.append((round, board, white, black))
+            numbered.append((round, board, first, second))
     return _open_boards(conn, mailer, now, event, 1, 1, numbered)
 
 
@@ -272,9 +281,12 @@ def advance(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event_id: i
     if any(b.game_id is not None and b.status != "over" for b in boards):
         return
     last = max((b.round for b in boards), default=0)
-    if (event.swiss and event.rounds is not None and last < event.rounds
-            and _pair_next(conn, mailer, now, event, last + 1)):
-        return
+    if event.swiss and event.rounds is not None and last < event.rounds:
+        try:
+            if _pair_next(conn, mailer, now, event, last + 1):
+                return
+        except PairingError:  # everybody left has met everybody: the event ends here
+            pass
     store.set_status(conn, event.id, "finished", now.timestamp())
 
 
@@ -283,9 +295,9 @@ def _summaries(conn: sqlite3.Connection, mailer: Mailer, event: Event) -> None:
     opponents, and how to follow the event."""
     entries = store.entries(conn, event.id)
     names = {(e.division, e.seed): display_name(e) for e in entries}
-    boards = [b for b in store.boards(conn, event.id)
-              if b.round == max(x.round for x in store.boards(conn, event.id))
-              or not event.swiss]
+    boards = store.boards(conn, event.id)
+    last = max((b.round for b in boards), default=0)
+    boards = [b for b in boards if b.round == last or not event.swiss]
     for e in entries:
         lines = []
         for b in boards:

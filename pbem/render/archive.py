@@ -23,9 +23,12 @@ from pbem.ratings.glicko2 import Settings
 from pbem.ratings.table import fold
 from pbem.records.rated import rated_games
 from pbem.records.reader import GameSource, read_file
+from pbem.records.replay import PlayedTurn
 from pbem.records.search import find_records
 from pbem.records.validate import GameReport, validate_source
-from pbem.render.frames import Frame, frames_of
+from pbem.render.annotations import MARK_WORDS, SideLine, annotate
+from pbem.render.board_words import board_alt, viewer_words
+from pbem.render.frames import Frame
 from pbem.render.ratings import PAGE, Section, ratings_page, sections
 from pbem.render.templates import environment, render_template
 from pbem.render.tournament_page import views_from_headers, write_event_page
@@ -40,6 +43,14 @@ class ArchivedGame:
     slug: str
     report: GameReport
     frames: list[Frame]
+    #: the record's variations, as side lines the viewer steps into (``annotations``)
+    lines: tuple[SideLine, ...] = ()
+
+    @classmethod
+    def of(cls, slug: str, report: GameReport) -> ArchivedGame:
+        """The game's frames with their marks, comments and side lines."""
+        annotated = annotate(report.replay)
+        return cls(slug, report, annotated.frames, tuple(annotated.lines))
 
     @property
     def headers(self) -> dict[str, object]:
@@ -83,19 +94,54 @@ def gather(
             while slug in used:  # two files of the same name in different folders
                 slug, n = f"{base}-{n}", n + 1
             used.add(slug)
-            games.append(ArchivedGame(slug, report, frames_of(report.replay)))
+            games.append(ArchivedGame.of(slug, report))
     return games, unreadable
 
 
 def _frames_json(frames: list[Frame]) -> str:
-    # inline in a <script> element: "</" must not close it
-    return json.dumps([f.as_json() for f in frames], separators=(",", ":")).replace("</", "<\\/")
+    # inline in a <script> element: no "<" at all, so nothing a player typed can close it or
+    # open a comment in it ("<!--<script>" would keep the real "</script>" from closing it)
+    return json.dumps([f.as_json() for f in frames], separators=(",", ":")).replace("<", "\\u003c")
+
+
+def _lines_json(game: ArchivedGame) -> str:
+    """The side lines' frames, and the marks in words, for the viewer."""
+    data = {"lines": [line.as_json() for line in game.lines], "marks": MARK_WORDS}
+    return json.dumps(data, separators=(",", ":"), sort_keys=True).replace("<", "\\u003c")
 
 
 def _pieces_json(game: ArchivedGame) -> str:
     """The game's frame characters and how to draw each (``Game.frame_legend``)."""
     legend = game.report.replay.game.frame_legend()
-    return json.dumps(legend, separators=(",", ":"), sort_keys=True).replace("</", "<\\/")
+    return json.dumps(legend, separators=(",", ":"), sort_keys=True).replace("<", "\\u003c")
+
+
+def _words_json(game: ArchivedGame) -> str:
+    """The game's phrases for the viewer's board in words (``board_words.viewer_words``)."""
+    words = viewer_words(game.report.replay)
+    return json.dumps(words, separators=(",", ":"), sort_keys=True).replace("<", "\\u003c")
+
+
+@dataclass(frozen=True, slots=True)
+class TurnWords:
+    """One turn of the game in words, for the page's "The game in words" list."""
+
+    label: str
+    #: (frame index, the action in notation, the sentence the turn reports use)
+    actions: tuple[tuple[int, str, str], ...]
+
+
+def turn_words(frames: list[Frame]) -> list[TurnWords]:
+    """Every turn in words, as the reports give it: read without the viewer or a script."""
+    out: list[TurnWords] = []
+    for i, f in enumerate(frames):
+        if f.turn == "start":
+            continue
+        sentence = f.caption.removeprefix(f"{f.turn}: {f.notation} - ")  # frames._caption
+        if not out or out[-1].label != f.turn:
+            out.append(TurnWords(f.turn, ()))
+        out[-1] = TurnWords(f.turn, (*out[-1].actions, (i, f.notation, sentence)))
+    return out
 
 
 def _thumbnail(game: ArchivedGame) -> str | None:
@@ -106,7 +152,22 @@ def _thumbnail(game: ArchivedGame) -> str | None:
         from pbem.render.board_svg import render_svg
     except ImportError:  # pragma: no cover - the SVG board module ships with the package
         return None
-    return render_svg(final, size=160)
+    last = _last_turn(game)
+    return render_svg(final, last=last, size=160)
+
+
+def _last_turn(game: ArchivedGame) -> PlayedTurn | None:
+    """The turn that led to the game's final position (None: no turn was played)."""
+    turns = game.report.replay.turns
+    return turns[-1] if turns and turns[-1].after is game.report.final else None
+
+
+def thumb_alt(game: ArchivedGame) -> str:
+    """The thumbnail's alt text: the final position in a sentence or two."""
+    final = game.report.final
+    if final is None:
+        return ""
+    return board_alt(final, _last_turn(game), result=game.report.replay.result)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +188,8 @@ class IndexRow:
     thumb: bool
     #: the finished game's date, when the record gives it
     finished: str = ""
+    #: the thumbnail's alt text (``board_words.board_alt`` of the final position)
+    thumb_alt: str = ""
 
     @classmethod
     def of(cls, game: ArchivedGame, thumb: bool) -> IndexRow:
@@ -142,7 +205,7 @@ class IndexRow:
             black=game.field("black"), event=game.field("event"), date=game.field("date"),
             ruleset=game.field("ruleset") or "featured", result=report.replay.result or "*",
             turns=len(report.replay.turns), valid=report.valid, verdict=verdict, thumb=thumb,
-            finished=game.field("finished"),
+            finished=game.field("finished"), thumb_alt=thumb_alt(game) if thumb else "",
         )
 
 
@@ -172,6 +235,11 @@ def write_game(
         error=game.report.error,
         frames_json=_frames_json(game.frames),
         pieces_json=_pieces_json(game),
+        words_json=_words_json(game),
+        lines_json=_lines_json(game),
+        lines=game.lines,
+        mark_words=MARK_WORDS,
+        turn_words=turn_words(game.frames),
         moves=move_rows(game.frames),
         beside=any(f.off is not None for f in game.frames),
         open_at=open_at,

@@ -32,7 +32,7 @@ from svgwrite.base import BaseElement
 from pbem.notation.format import format_action
 from pbem.records.replay import PlayedTurn
 from pbem.render.board_words import board_alt, board_words
-from pbem.rules.game import Game, GamePosition, Mark
+from pbem.rules.game import AnyGame, GamePosition, Mark
 from pbem.rules.geometry import (
     CENTER,
     FILES,
@@ -46,7 +46,7 @@ from pbem.rules.geometry import (
     realm_name,
     square_name,
 )
-from pbem.rules.pieces import Side
+from pbem.rules.pieces import BoardPiece, Side
 from pbem.rules.registry import game_of
 from pbem.rules.written import PassText
 
@@ -190,11 +190,11 @@ def _static_layer(flip: bool) -> ET.Element:
         f = SIZE - 1 - i if flip else i
         r = i if flip else SIZE - 1 - i
         mid = _n(MARGIN + i * SQUARE + SQUARE / 2)
-        for y in (MARGIN / 2 + 4, VIEW - MARGIN / 2 + 4):
-            labels.add(dwg.text(FILES[f], x=[mid], y=[_n(y)], class_="file"))
+        for file_y in (MARGIN / 2 + 4, VIEW - MARGIN / 2 + 4):
+            labels.add(dwg.text(FILES[f], x=[mid], y=[_n(file_y)], class_="file"))
         rank_y = _n(MARGIN + i * SQUARE + SQUARE / 2 + 4)
-        for x in (MARGIN / 2, VIEW - MARGIN / 2):
-            labels.add(dwg.text(str(r + 1), x=[_n(x)], y=[rank_y], class_="rank"))
+        for rank_x in (MARGIN / 2, VIEW - MARGIN / 2):
+            labels.add(dwg.text(str(r + 1), x=[_n(rank_x)], y=[rank_y], class_="rank"))
     return layer.get_xml()
 
 
@@ -268,13 +268,15 @@ def _triangle(cx: float, cy: float, d: tuple[float, float]) -> str:
     )
 
 
-def _piece(dwg: svgwrite.Drawing, game: Game, piece: object, sq: int, flip: bool) -> BaseElement:
+def _piece(
+    dwg: svgwrite.Drawing, game: AnyGame, piece: BoardPiece, sq: int, flip: bool
+) -> BaseElement:
     """One piece, in the shape its game's PieceTable gives it; a facing piece points its
     way, and ``U`` (the Featured Game's immobilised Enforcer) stands on a bar."""
     cx, cy = _middle(sq, flip)
     name = square_name(sq)
-    style = game.pieces.style(piece.kind.value)  # type: ignore[attr-defined]
-    cls = f"piece {piece.side.key} {style.name.lower()}"  # type: ignore[attr-defined]
+    style = game.pieces.style(piece.kind.value)
+    cls = f"piece {piece.side.key} {style.name.lower()}"
     facing = game.facing_of(piece)
     if style.shape == "square":
         h = 0.26 * SQUARE
@@ -314,11 +316,11 @@ def _piece(dwg: svgwrite.Drawing, game: Game, piece: object, sq: int, flip: bool
     return dwg.circle((_n(cx), _n(cy)), _n(0.3 * SQUARE), class_=cls, data_square=name)
 
 
-def _dot_at(game: Game, piece: object, sq: int, flip: bool) -> tuple[float, float]:
+def _dot_at(game: AnyGame, piece: BoardPiece, sq: int, flip: bool) -> tuple[float, float]:
     """Where Black's dot sits: the middle of the piece's shape (a triangle's is behind
     the square's middle, an immobilised one's above its bar)."""
     cx, cy = _middle(sq, flip)
-    style = game.pieces.style(piece.kind.value)  # type: ignore[attr-defined]
+    style = game.pieces.style(piece.kind.value)
     if style.shape != "triangle":
         return cx, cy
     facing = game.facing_of(piece)
@@ -442,7 +444,7 @@ def _cross(dwg: svgwrite.Drawing, sq: int, flip: bool, cls: str = "captured") ->
 
 
 def _last_turn(
-    dwg: svgwrite.Drawing, game: Game, last: PlayedTurn, flip: bool
+    dwg: svgwrite.Drawing, game: AnyGame, last: PlayedTurn, flip: bool
 ) -> tuple[BaseElement, BaseElement]:
     """The last turn: outlines for placements and rearrangements (drawn under the
     pieces), arrows for moves and a mark for every event (drawn over them), as the

@@ -22,22 +22,22 @@ from pbem.render.narrate import (
     describe_next,
     describe_recorded_end,
 )
-from pbem.rules.game import Game, GamePosition, Phase
+from pbem.rules.game import AnyGame, GamePosition, Phase
 from pbem.rules.geometry import REALMS
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
 
-def piece_char(piece: Any, game: Game) -> str:
+def piece_char(piece: Any, game: AnyGame) -> str:
     return "." if piece is None else game.frame_char(piece)
 
 
-def board_string(board: tuple[Any, ...], game: Game) -> str:
+def board_string(board: tuple[Any, ...], game: AnyGame) -> str:
     """The board as 144 characters of ``game``'s own (``Game.frame_char``)."""
     return "".join("." if p is None else game.frame_char(p) for p in board)
 
 
-def realm_string(board: tuple[Any, ...], game: Game) -> str:
+def realm_string(board: tuple[Any, ...], game: AnyGame) -> str:
     """Who each Realm belongs to, for its tint: ``w``, ``b`` or ``.``, the a1 Realm first."""
     out = []
     for r in REALMS:
@@ -71,6 +71,11 @@ class Frame:
     #: White's and Black's pieces beside the board (Medieval's pieces moved off), in a
     #: game that keeps any (``Game.off_board``)
     off: tuple[int, int] | None = None
+    #: an editor's mark on this action (``!``, ``?!``, ...), and on a turn's last action its
+    #: comments and the side lines that branch there (``annotations.SideLine`` indices)
+    mark: str = ""
+    comments: tuple[str, ...] = ()
+    variations: tuple[int, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -91,6 +96,12 @@ class Frame:
             data["p"] = list(self.path)
         if self.off is not None:
             data["o"] = list(self.off)
+        if self.mark:
+            data["mk"] = self.mark
+        if self.comments:
+            data["cm"] = list(self.comments)
+        if self.variations:
+            data["v"] = list(self.variations)
         return data
 
 
@@ -98,7 +109,7 @@ def _off_pair(counts: dict[Side, int]) -> tuple[int, int] | None:
     return (counts.get(Side.WHITE, 0), counts.get(Side.BLACK, 0)) if counts else None
 
 
-def _event_squares(game: Game, resolved: Any) -> tuple[int, ...]:
+def _event_squares(game: AnyGame, resolved: Any) -> tuple[int, ...]:
     """Squares where a special event happened, for the viewer's rings: the squares the
     game's own marks put events on (``Game.turn_marks``: badges, crosses, outlines but
     a placement's), and any event's own ``square``."""

@@ -29,7 +29,6 @@ from pbem.render.archive import (
     write_index,
     write_ratings,
 )
-from pbem.render.frames import frames_of
 from pbem.render.ratings import PAGE, Section
 from pbem.render.tournament_page import EventView, event_slug, write_event_page
 
@@ -70,7 +69,7 @@ def publish_game(
     if len(sources) != 1:
         raise PbemError(f"{slug}: a live game's record must hold one game, not {len(sources)}")
     report = validate_source(sources[0])
-    game = ArchivedGame(slug, report, frames_of(report.replay))
+    game = ArchivedGame.of(slug, report)
     if not (out / "assets").is_dir():
         copy_assets(out)
     row = write_game(out, game, title=title, open_at="end", extra=extra)

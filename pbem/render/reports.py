@@ -19,6 +19,7 @@ from pbem.notation.format import format_entry, format_movetext, format_turn
 from pbem.notation.syntax import EntryText, ResultText, TurnText
 from pbem.notation.write import entry_of, game_text
 from pbem.records.replay import PlayedTurn, Replay
+from pbem.render.board_words import board_alt, board_words
 from pbem.render.mail_html import render_mail_html
 from pbem.render.narrate import (
     describe_end,
@@ -284,12 +285,12 @@ def render_report_html(
     elif ctx.last is not None:
         played = format_turn(_canonical(ctx.last))
         last_line = f"Drawn on the board: the last turn, {ctx.last.label}: {played}"
-    seen = f"after {ctx.last.label}" if ctx.last is not None else "at the start"
     return render_mail_html(
         "report.html.j2",
         r=ctx,
         board_image=board_image,
-        board_alt=f"The board {seen}" + (", from Black's side" if flip else ""),
+        board_alt=board_alt(ctx.position, ctx.last, flip=flip, result=ctx.result),
+        board_words=board_words(ctx.position).lines() if board_image is not None else [],
         svg=svg,
         text_board=text_board,
         legend=seen_from(game_of(ctx.position).legend(), flip),

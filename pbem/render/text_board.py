@@ -15,8 +15,9 @@ from collections.abc import Collection
 
 from pbem.notation.format import format_action
 from pbem.records.replay import PlayedTurn
-from pbem.rules.game import Game, GamePosition
+from pbem.rules.game import AnyGame, GamePosition
 from pbem.rules.geometry import FILES, IS_CENTER, SIZE, square
+from pbem.rules.pieces import BoardPiece
 from pbem.rules.registry import game_of
 
 #: an arrow as seen from the other side of the board
@@ -28,7 +29,7 @@ def seen_from(legend: str, flip: bool) -> str:
     return legend.replace("^ > v <", "v < ^ >") if flip else legend
 
 
-def cell(piece: object, center: bool, game: Game, flip: bool = False) -> str:
+def cell(piece: BoardPiece | None, center: bool, game: AnyGame, flip: bool = False) -> str:
     if piece is None:
         return " o " if center else " . "
     text = game.text_cell(piece)

@@ -1,146 +1,32 @@
 """The one interface every game on the Realm board implements (python-chess's variant.py
 is the model: the layers above never ask which game they hold).
 
-A game is a subclass of ``Game`` in its own package ``pbem/rules/<game>/``,
-registered by one line in ``pbem/rules/registry.py``. Everything above the rules
-(notation, records, render, referee, commands) reaches a game only through these
-hooks and the registry. Positions and turn states are the game's own immutable
-values; the interface asks only for the few attributes listed under ``GamePosition``.
+A game is a subclass of ``Game`` in its own package ``pbem/rules/<game>/``, registered
+by one line in ``pbem/rules/registry.py``. ``Game`` is generic over the game's own
+ruleset, position and turn state (as python-chess's ``BoardT``): a game's subclass
+binds them (``class FeaturedGame(Game[Ruleset, Position, TurnState])``), so mypy checks
+that its hooks agree with the interface, while the layers above, which hold any game
+(``AnyGame``, every parameter left open, from the registry), read a position only through
+``GamePosition`` and a ruleset only through ``GameRuleset``.
 
-What each hook must return
---------------------------
-Class attributes
-    ``name``      the registry key and the front matter's ``game:``: ``"classic"``.
-    ``title``     in prose: ``"Classic Realm"`` (the Featured Game: ``"the Featured Game"``).
-    ``aliases``   other names the registry accepts (``("realm",)``).
-    ``json_name`` the JSON's ``"game"`` value (the name, except the Featured Game's
-                  historical ``"realm"``).
-    ``pieces``    a ``PieceTable``: for each letter B/P/E the game's word for it and
-                  how it is drawn (see ``PieceStyle``); letters the game does not
-                  use are absent.
-    ``facing``    True when pieces point (the Featured Game's Enforcers); else False.
-
-Rulesets (pure: YAML files are read by ``pbem.records.rulesets``)
-    ``default_ruleset()``  the game's ruleset with every option at its default.
-    ``ruleset_from(options, parent=None, name=None)``  a new ruleset: ``parent`` (or
-        the default) with the mapping ``options`` applied; RulesetError naming the
-        option and what is allowed for an unknown option or a bad value. A ruleset
-        value has ``name`` (str), ``options()`` (every option by name, ``name``
-        included) and ``differences()`` (options that differ from the default) and
-        a class attribute ``game`` equal to the game's ``name``.
-    ``option_help``  option -> what it means in the players' words.
-    ``option_range(option)``  the values allowed, in words ("true or false").
-
-Play. Every hook raises ``RuleError(rule_id, plain words)`` for what the rules
-forbid (``rule_id`` stable, dotted: ``"move.forward"``) and ``NotationError`` for a
-written square that is no square. Nothing returns None for failure.
-    ``initial(ruleset) -> position``  the opening position (set-up done, or the
-        placement phase for ``setup: placement``).
-    ``begin_turn(position, actions) -> state``  start the turn of
-        ``position.to_move``; ``actions`` are the written actions of the whole turn
-        (``pbem.rules.written``), so a game can refuse a turn's shape before any
-        action is played: raise ``ActionRuleError(code, words, index=i)`` naming
-        the ``i``-th action. RuleError ``"turn.game-over"`` when the game is over.
-    ``resolve_action(state, text) -> (state, Resolved)``  play one written action
-        (a ``MoveText``, ``PlacementText``, ``PassText``, ...) on the turn state:
-        look-alike squares repaired with ``pbem.rules.repairs.resolve_with_repairs``,
-        forced events left out inferred, each repair or inference a ``Diagnostic``
-        in ``Resolved.warnings`` (code ``"repair.*"`` or ``"infer.*"``). A missing
-        choice is a RuleError whose ``options`` are the candidates in notation.
-        ``Resolved.writer`` is the game's function giving the canonical written
-        form, every event written (``Resolved.canonical()`` calls it).
-    ``state_position(state) -> position``  the position inside a turn so far.
-    ``finish_turn(state) -> position``  close the turn: the other side to move
-        (or ``phase`` OVER with ``result`` and ``end`` set).
-    ``explain_refusal(state, text, error) -> (message, options)``  an error's
-        words and legal alternatives for the action ``text`` that ``error``
-        refused (default: the error's own).
-    ``legal_actions(state) -> list[ActionText]``  every legal next action of the
-        turn under way, each complete (every choice spelled out), canonical text.
-        May be long; games with a huge count (Modern) may cap with ``limit``.
-    ``has_legal_turn(position) -> bool``  may the side to move do anything but pass?
-    ``pass_text(position) -> ActionText | None``  the pass to write when the side
-        to move has no legal turn (the referee writes it by itself); None if it has one.
-    ``must_continue(state) -> bool``  must it take another before ``finish_turn``
-        (Modern: a mobile piece of the turn's Realm can still leave)? Default False.
-    ``can_continue(state) -> bool``  may the turn under way take another action
-        (Featured Dispersals, Classic double moves, Oriental and Modern multi-move
-        turns)? False once the turn is complete or the game ended inside it.
-    ``legal_by_piece(position) -> list[PieceMoves]``  per mobile piece of the side
-        to move, its square and its legal moves as text (a count and a sample where
-        there are thousands).
-    ``legal_listing(position, every=False) -> dict``  what ``pbem moves --json``
-        prints: ``phase``, ``to_move``, ``turn``, ``result``, ``placements`` (list),
-        ``moves`` (square -> list), ``pass`` (bool), and the game's own extras;
-        ``format_listing(listing) -> str`` the same in words (default: from these).
-
-The end
-    ``score(position) -> str``  the score in words ("White 9 Realms, Black 7";
-        "White moved 5 pieces off, Black 3").
-    ``end_words(position) -> str``  why the game ended, in words ("Black moved all
-        its pieces off"); ``end_words_after(position, last_label)`` the same where the
-        label of the last turn played is known (default: ``end_words``). Endings that
-        are not moves use ``END_WORDS``.
-    Positions carry ``result`` ("1-0", "0-1", "1/2-1/2" or None) and ``end`` (a
-    short reason id) once ``phase`` is OVER; ``resign(position, side)``,
-    ``forfeit(position, side)``, ``agree_draw(position)``, ``adjudicate(position,
-    result)`` return a finished copy (the referee's endings; the defaults work for
-    any dataclass position); ``end_by_agreement(position)`` scores the board where
-    the game allows it (default: RuleError ``end.agreement-off``), and
-    ``ends_by_agreement(ruleset)`` says beforehand whether it does (default: False).
-
-Words and pictures (defaults here work from the PieceTable; override what the game
-names differently). Everything is in the players' words, with the game's own names.
-    ``describe_action(resolved, side) -> str``  one action and its events as a
-        sentence without full stop ("White's Duke from e8 to e11 dislodged ...").
-    ``turn_kind(resolved_list, side) -> str``  the kind of turn ("Set-up", "Move").
-    ``describe_end(position, last_side) -> str``  "The game is over: ... White wins 1-0."
-    ``describe_next(position) -> str``  "Black to move (turn 11b)".
-    ``score_line(position, over) -> str``  the score line of reports;
-        ``short_score(position)`` a few words for the archive viewer.
-    ``side_table(position) -> SideTable``  the per-side numbers of reports.
-    ``status_lines(position) -> list[str]``  the lines under the text board.
-    ``legend() -> str``  the text board's key to its letters.
-    ``text_cell(piece) -> str``  a piece on the text board, 3 characters (``wE^``).
-    ``frame_char(piece) -> str``  one character per piece for the archive viewer;
-        ``frame_legend()`` maps each character to (side, shape, name, facing).
-    ``facing_of(piece) -> str | None``  ``N E S W``, ``U`` (immobilised), or None.
-    ``realm_owner(board, realm) -> Side | None``  whose tint a Realm gets.
-    ``turn_marks(resolved) -> tuple[Mark, ...]``  what the SVG draws for an action:
-        outlines, arrows along a path, event badges, crosses.
-    ``position_words(position) -> list[str]``  the position in sentences (screen readers).
-    ``off_board(position) -> dict[Side, int]``  pieces beside the board (Medieval's
-        pieces moved off), drawn beside it.
-
-Interchange
-    ``position_to_json(position) -> dict``  the documented JSON: ``game``,
-        ``phase``, ``to_move``, ``board`` (square -> piece code, see PieceTable),
-        ``result`` and the game's own extras (``supply``, ``off``...).
-    ``position_from_json(data) -> position``  the inverse (round trip exact).
-    ``snapshot_data(position) -> dict`` and ``position_from_snapshot(data)``:
-        everything in the position as plain JSON values (the referee stores one
-        per turn), so that the round trip gives an equal position; KeyError,
-        TypeError or ValueError for data that is not such a snapshot. The default
-        keeps the JSON, the ruleset's options and every plain field of a dataclass
-        position (ints, text, sides, phases and tuples of them).
-
-Numbering
-    Positions number their turns: ``position.turn_number()`` is the record's entry
-    number of the turn to be played now and ``position.turn_label()`` is ``"11w"``;
-    where Black plays first the record opens with ``9...``.
+Each hook's docstring is its contract. Across all of them: a hook raises
+``RuleError(rule_id, plain words)`` for what the rules forbid (``rule_id`` stable,
+dotted: ``"move.forward"``) and ``NotationError`` for a written square that is no
+square; nothing returns None for failure; everything shown is in the players' words,
+with the game's own names for its pieces (``PieceTable``).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import Field, dataclass, field, fields, replace
 from enum import Enum
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pbem.errors import Diagnostic, RuleError
 from pbem.rules.geometry import SQUARE_NAMES, parse_square
-from pbem.rules.pieces import Piece, Side
+from pbem.rules.pieces import BoardPiece, Side
 from pbem.rules.values import quick
 from pbem.rules.written import ActionText, MoveText, PassText, PlacementText, format_action
 
@@ -155,22 +41,76 @@ class Phase(Enum):
     OVER = "over"
 
 
-class GamePosition(Protocol):
-    """What the layers above read from any game's position (all immutable)."""
+#: a JSON object as ``json.loads`` gives it and ``json.dumps`` takes it (listings,
+#: interchange, snapshots): its values are whatever JSON holds, checked where read
+JSONObject = dict[str, Any]
 
-    ruleset: Any
+
+class GameRuleset(Protocol):
+    """What the layers above read from any game's ruleset (an immutable value)."""
+
+    @property
+    def game(self) -> str:
+        """The game's ``name`` (``"classic"``)."""
+        ...
+
+    @property
+    def name(self) -> str: ...
+
+    def options(self) -> dict[str, object]:
+        """Every option by name, ``name`` included."""
+        ...
+
+    def differences(self) -> dict[str, object]:
+        """The options that differ from the game's default ruleset."""
+        ...
+
+
+class GamePosition(Protocol):
+    """What the layers above read from any game's position (an immutable value).
+
+    Positions number their turns: ``turn_number()`` is the record's entry number of
+    the turn to be played now and ``turn_label()`` is ``"11w"``; where Black plays
+    first the record opens with ``9...``. ``result`` ("1-0", "0-1", "1/2-1/2") and
+    ``end`` (a short reason id) are set once ``phase`` is OVER.
+    """
+
+    @property
+    def ruleset(self) -> GameRuleset: ...
+
     #: 144 squares, a1 first (``pbem.rules.geometry``); None where empty
-    board: tuple[Piece | None, ...]
-    phase: Phase
-    to_move: Side
+    @property
+    def board(self) -> tuple[BoardPiece | None, ...]: ...
+
+    @property
+    def phase(self) -> Phase: ...
+
+    @property
+    def to_move(self) -> Side: ...
+
     #: turns played, placements included
-    ply: int
-    result: str | None
-    end: str | None
+    @property
+    def ply(self) -> int: ...
+
+    @property
+    def result(self) -> str | None: ...
+
+    @property
+    def end(self) -> str | None: ...
+
+    #: positions are dataclasses: the referee's endings (``Game.resign``...) and the
+    #: snapshots replace and read their fields
+    __dataclass_fields__: ClassVar[dict[str, Field[object]]]
 
     def turn_number(self) -> int: ...
 
     def turn_label(self) -> str: ...
+
+
+#: a game's own ruleset, position and turn state (see ``Game``)
+RulesetT = TypeVar("RulesetT", bound=GameRuleset)
+PositionT = TypeVar("PositionT", bound=GamePosition)
+StateT = TypeVar("StateT")
 
 
 class ActionRuleError(RuleError):
@@ -186,13 +126,14 @@ class ActionRuleError(RuleError):
 class Resolved:
     """One written action, resolved: what it does, what happened, what was repaired.
 
-    ``action`` and ``events`` are the game's own values (a narrator of that game
-    reads them); ``board`` is the board the action was played on.
+    ``action`` and ``events`` are the game's own values: only that game's hooks read
+    them (narrowing them by their classes), the layers above hand them back to it;
+    ``board`` is the board the action was played on.
     """
 
-    action: Any
-    events: tuple[Any, ...]
-    board: tuple[Piece | None, ...]
+    action: object
+    events: tuple[object, ...]
+    board: tuple[BoardPiece | None, ...]
     warnings: tuple[Diagnostic, ...] = ()
     #: the game's writer of canonical text (kept out of equality)
     writer: Callable[[Resolved], ActionText] | None = field(
@@ -233,15 +174,15 @@ class PieceTable:
                 return s
         raise KeyError(letter)
 
-    def name(self, piece: Piece) -> str:
+    def name(self, piece: BoardPiece) -> str:
         """``"Duke"``: the game's word for the piece."""
         return self.style(piece.kind.value).name
 
-    def code(self, piece: Piece) -> str:
+    def code(self, piece: BoardPiece) -> str:
         """The JSON code: ``wE``, ``bP`` (facing games add ``-N`` etc. themselves)."""
         return piece.side.letter + piece.kind.value
 
-    def char(self, piece: Piece) -> str:
+    def char(self, piece: BoardPiece) -> str:
         c = self.style(piece.kind.value).char
         return c if piece.side is Side.WHITE else c.lower()
 
@@ -301,20 +242,34 @@ class PieceMoves:
     """One piece's legal moves for ``pbem moves``: at most ``shown``, then a count."""
 
     square: int
-    piece: Piece
+    piece: BoardPiece
     moves: tuple[str, ...]
     total: int
 
 
-class Game(ABC):
-    """A game on the Realm board. Subclass it, set the class attributes, fill the hooks."""
+class Game(ABC, Generic[RulesetT, PositionT, StateT]):
+    """A game on the Realm board: subclass it, bind the type parameters to the game's
+    own ruleset, position and turn state, set the class attributes, fill the hooks.
 
+    ``StateT`` is the turn under way, from ``begin_turn`` to ``finish_turn``: the game's
+    own immutable value, which only its hooks read.
+    """
+
+    #: the registry key and the front matter's ``game:``: ``"classic"``
     name: ClassVar[str]
+    #: in prose: ``"Classic Realm"`` (the Featured Game: ``"the Featured Game"``)
     title: ClassVar[str]
+    #: other names the registry accepts (``("realm",)``)
     aliases: ClassVar[tuple[str, ...]] = ()
+    #: the JSON's ``"game"`` value (the name, except the Featured Game's historical
+    #: ``"realm"``)
     json_name: ClassVar[str] = ""
+    #: for each letter B/P/E the game's word for it and how it is drawn; letters the
+    #: game does not use are absent
     pieces: ClassVar[PieceTable]
+    #: whether pieces point (the Featured Game's Enforcers)
     facing: ClassVar[bool] = False
+    #: option -> what it means in the players' words
     option_help: ClassVar[Mapping[str, str]] = {}
     #: the referee's help by mail: (command, what it does) examples of the game's own
     #: notation; empty: the Featured Game's
@@ -374,62 +329,99 @@ class Game(ABC):
         """The game's piece letters in words: ``"P for a Duke, E for a Man"``."""
         return join_words([f"{s.letter} for {with_article(s.name)}" for s in self.pieces.styles])
 
-    # -- rulesets ---------------------------------------------------------------
+    # -- rulesets (pure: YAML files are read by ``pbem.records.rulesets``) ----------
     @abstractmethod
-    def default_ruleset(self) -> Any: ...
+    def default_ruleset(self) -> RulesetT:
+        """The game's ruleset with every option at its default."""
 
     @abstractmethod
     def ruleset_from(
-        self, options: Mapping[str, Any], parent: Any = None, name: str | None = None
-    ) -> Any: ...
+        self, options: Mapping[str, object], parent: RulesetT | None = None,
+        name: str | None = None,
+    ) -> RulesetT:
+        """A new ruleset: ``parent`` (or the default) with ``options`` applied, named
+        ``name`` (see ``merged_options``). RulesetError naming the option and what is
+        allowed for an unknown option or a bad value."""
 
     def option_range(self, option: str) -> str:
+        """The values ``option`` allows, in words ("true or false")."""
         return "true or false"
 
     # -- play ---------------------------------------------------------------------
     @abstractmethod
-    def initial(self, ruleset: Any) -> GamePosition: ...
+    def initial(self, ruleset: RulesetT) -> PositionT:
+        """The opening position: set-up done, or the placement phase for ``setup:
+        placement``."""
 
     @abstractmethod
-    def begin_turn(self, position: Any, actions: Sequence[ActionText] = ()) -> Any: ...
+    def begin_turn(self, position: PositionT, actions: Sequence[ActionText] = ()) -> StateT:
+        """Start the turn of ``position.to_move``. ``actions`` are the written actions of
+        the whole turn (``pbem.rules.written``), so that a game can refuse a turn's shape
+        before any action is played: ``ActionRuleError(code, words, index=i)`` names the
+        ``i``-th action. RuleError ``"turn.game-over"`` when the game is over."""
 
     @abstractmethod
-    def resolve_action(self, state: Any, text: ActionText) -> tuple[Any, Resolved]: ...
+    def resolve_action(self, state: StateT, text: ActionText) -> tuple[StateT, Resolved]:
+        """Play one written action (a ``MoveText``, ``PlacementText``, ``PassText``, ...)
+        on the turn state. Look-alike squares are repaired with
+        ``pbem.rules.repairs.resolve_with_repairs`` and forced events left out are
+        inferred, each repair or inference a ``Diagnostic`` in ``Resolved.warnings``
+        (code ``"repair.*"`` or ``"infer.*"``). A missing choice is a RuleError whose
+        ``options`` are the candidates in notation. ``Resolved.writer`` is the game's
+        function giving the canonical written form, every event written."""
 
     @abstractmethod
-    def state_position(self, state: Any) -> Any: ...
+    def state_position(self, state: StateT) -> PositionT:
+        """The position inside a turn, as far as it has been played."""
 
     @abstractmethod
-    def finish_turn(self, state: Any) -> Any: ...
+    def finish_turn(self, state: StateT) -> PositionT:
+        """Close the turn: the other side to move (or ``phase`` OVER with ``result``
+        and ``end`` set)."""
 
     def explain_refusal(
-        self, state: Any, text: ActionText, error: RuleError
+        self, state: StateT, text: ActionText, error: RuleError
     ) -> tuple[str, tuple[str, ...]]:
+        """The words and the legal alternatives for the action ``text`` that ``error``
+        refused (at most ``ALTERNATIVES`` of them); by default the error's own."""
         return error.message, error.options
 
     @abstractmethod
-    def legal_actions(self, state: Any) -> list[ActionText]: ...
+    def legal_actions(self, state: StateT) -> list[ActionText]:
+        """Every legal next action of the turn under way, each complete (every choice
+        spelled out), in canonical text. May be long."""
 
     @abstractmethod
-    def has_legal_turn(self, position: Any) -> bool: ...
+    def has_legal_turn(self, position: PositionT) -> bool:
+        """May the side to move do anything but pass?"""
 
     @abstractmethod
-    def pass_text(self, position: Any) -> ActionText | None: ...
+    def pass_text(self, position: PositionT) -> ActionText | None:
+        """The pass to write when the side to move has no legal turn (the referee
+        writes it by itself); None when it has one."""
 
     @abstractmethod
-    def can_continue(self, state: Any) -> bool: ...
+    def can_continue(self, state: StateT) -> bool:
+        """May the turn under way take another action (Featured Dispersals, Classic
+        double moves, Oriental and Modern multi-move turns)? False once the turn is
+        complete or the game ended inside it."""
 
-    def must_continue(self, state: Any) -> bool:
+    def must_continue(self, state: StateT) -> bool:
         """Must the turn under way take another action before it can be finished (a
         Modern turn moves out every mobile piece of its Realm that can leave)?"""
         return False
 
     @abstractmethod
-    def legal_by_piece(self, position: Any) -> list[PieceMoves]: ...
+    def legal_by_piece(self, position: PositionT) -> list[PieceMoves]:
+        """Per mobile piece of the side to move, its square and its legal moves as text
+        (a count and a sample where there are thousands)."""
 
-    def legal_listing(self, position: Any, *, every: bool = False) -> dict[str, Any]:
+    def legal_listing(self, position: PositionT, *, every: bool = False) -> JSONObject:
+        """What ``pbem moves --json`` prints: ``phase``, ``to_move``, ``turn``,
+        ``result``, ``placements`` (list), ``moves`` (square -> list), ``pass`` (bool),
+        and the game's own extras."""
         playing = position.phase is not Phase.OVER
-        listing: dict[str, Any] = {
+        listing: JSONObject = {
             "phase": position.phase.value,
             "to_move": position.to_move.key if playing else None,
             "turn": position.turn_label() if playing else None,
@@ -449,7 +441,8 @@ class Game(ABC):
             listing["pass"] = not listing["moves"]
         return listing
 
-    def format_listing(self, listing: dict[str, Any]) -> str:
+    def format_listing(self, listing: JSONObject) -> str:
+        """``legal_listing``'s listing in words."""
         if listing["phase"] == "over":
             return f"the game is over ({listing['result'] or 'no result'})\n"
         side = listing["to_move"].capitalize()
@@ -463,20 +456,22 @@ class Game(ABC):
             lines.append(f"{square}: {' '.join(texts)} ({len(texts)})")
         return "\n".join(lines) + "\n"
 
-    # -- endings that are not moves (the referee's) ----------------------------------
-    def resign(self, position: Any, side: Side) -> Any:
+    # -- endings that are not moves (the referee's; the defaults suit any dataclass
+    # position with ``phase``, ``result`` and ``end`` fields) ------------------------
+    def resign(self, position: PositionT, side: Side) -> PositionT:
         """``side`` gives up: the other side wins, whatever the board says."""
         return _over(position, _loses(side), "resigned")
 
-    def forfeit(self, position: Any, side: Side) -> Any:
+    def forfeit(self, position: PositionT, side: Side) -> PositionT:
         """``side`` lost on time (the referee's clock decides when)."""
         return _over(position, _loses(side), "forfeit")
 
-    def agree_draw(self, position: Any) -> Any:
+    def agree_draw(self, position: PositionT) -> PositionT:
+        """The players agreed to a draw."""
         return _over(position, "1/2-1/2", "draw")
 
-    def adjudicate(self, position: Any, result: str) -> Any:
-        """The referee's operator decides the result."""
+    def adjudicate(self, position: PositionT, result: str) -> PositionT:
+        """The referee's operator decides the result (one of ``RESULTS``)."""
         if result not in RESULTS:
             _check_not_over(position)
             raise RuleError(
@@ -484,12 +479,14 @@ class Game(ABC):
             )
         return _over(position, result, "adjudicated")
 
-    def ends_by_agreement(self, ruleset: Any) -> bool:
+    def ends_by_agreement(self, ruleset: RulesetT) -> bool:
         """Whether a game under ``ruleset`` may end by agreement (``end_by_agreement``):
         what the referee offers and lists in its help; none by default."""
         return False
 
-    def end_by_agreement(self, position: Any) -> Any:
+    def end_by_agreement(self, position: PositionT) -> PositionT:
+        """The board scored where the game allows an end by agreement; by default
+        RuleError ``end.agreement-off``."""
         _check_not_over(position)
         raise RuleError(
             "end.agreement-off",
@@ -499,23 +496,36 @@ class Game(ABC):
 
     # -- the end ------------------------------------------------------------------
     @abstractmethod
-    def score(self, position: Any) -> str: ...
+    def score(self, position: PositionT) -> str:
+        """The score in words ("White 9 Realms, Black 7"; "White moved 5 pieces off,
+        Black 3")."""
 
     @abstractmethod
-    def end_words(self, position: Any) -> str: ...
+    def end_words(self, position: PositionT) -> str:
+        """Why the game ended, in words ("Black moved all its pieces off"); endings that
+        are not moves use ``END_WORDS``."""
 
-    def end_words_after(self, position: Any, last_label: str | None) -> str:
+    def end_words_after(self, position: PositionT, last_label: str | None) -> str:
+        """``end_words`` where the label of the last turn played is known."""
         return self.end_words(position)
 
     # -- interchange --------------------------------------------------------------
     @abstractmethod
-    def position_to_json(self, position: Any) -> dict[str, Any]: ...
+    def position_to_json(self, position: PositionT) -> JSONObject:
+        """The documented JSON: ``game``, ``phase``, ``to_move``, ``board`` (square ->
+        piece code, see ``PieceTable``), ``result`` and the game's own extras
+        (``supply``, ``off``...)."""
 
     @abstractmethod
-    def position_from_json(self, data: Mapping[str, Any]) -> Any: ...
+    def position_from_json(self, data: JSONObject) -> PositionT:
+        """The inverse of ``position_to_json`` (the round trip is exact)."""
 
-    def snapshot_data(self, position: Any) -> dict[str, Any]:
-        plain: dict[str, Any] = {}
+    def snapshot_data(self, position: PositionT) -> JSONObject:
+        """Everything in the position as plain JSON values (the referee stores one per
+        turn), so that ``position_from_snapshot`` gives an equal position. The default
+        keeps the JSON, the ruleset's options and every plain field of a dataclass
+        position (ints, text, sides, phases and tuples of them)."""
+        plain: JSONObject = {}
         for f in fields(position):
             value = _plain(getattr(position, f.name))
             if f.name not in ("ruleset", "board") and value is not _NOT_PLAIN:
@@ -527,7 +537,9 @@ class Game(ABC):
             "fields": plain,
         }
 
-    def position_from_snapshot(self, data: Mapping[str, Any]) -> Any:
+    def position_from_snapshot(self, data: JSONObject) -> PositionT:
+        """The position ``snapshot_data`` gave ``data`` for; KeyError, TypeError or
+        ValueError for data that is not such a snapshot."""
         options = dict(data["ruleset"])
         name = options.pop("name")
         ruleset = self.ruleset_from(options, None, name)
@@ -537,7 +549,7 @@ class Game(ABC):
         return replace(position, ruleset=ruleset, **changed)
 
     # -- words and pictures (defaults from the PieceTable) ------------------------
-    def piece_name(self, piece: Piece) -> str:
+    def piece_name(self, piece: BoardPiece) -> str:
         return self.pieces.name(piece)
 
     def describe_action(self, resolved: Resolved, side: Side) -> str:
@@ -551,30 +563,30 @@ class Game(ABC):
             return "Pass"
         return "Move" if len(resolved) == 1 else f"{len(resolved)} moves"
 
-    def describe_result(self, position: Any) -> str:
+    def describe_result(self, position: PositionT) -> str:
         result = position.result
         return f"{result_words(result)} {result}" if result else "unfinished"
 
-    def describe_end(self, position: Any, last_side: Side | None = None) -> str:
+    def describe_end(self, position: PositionT, last_side: Side | None = None) -> str:
         why = self.end_words(position)
         verdict = self.describe_result(position)
         return f"The game is over: {why}. {verdict[0].upper()}{verdict[1:]}."
 
-    def describe_next(self, position: Any) -> str:
+    def describe_next(self, position: PositionT) -> str:
         if position.phase is Phase.OVER:
             return self.describe_end(position)
         side = position.to_move
         verb = "place" if position.phase is Phase.SETUP else "move"
         return f"{side.title} to {verb} (turn {position.turn_label()})"
 
-    def score_line(self, position: Any, over: bool) -> str:
+    def score_line(self, position: PositionT, over: bool) -> str:
         return self.score(position)
 
-    def short_score(self, position: Any) -> str:
+    def short_score(self, position: PositionT) -> str:
         """A few words of score for the viewer's status line ("Realms: White 8, Black 6.")."""
         return ""
 
-    def side_table(self, position: Any) -> SideTable:
+    def side_table(self, position: PositionT) -> SideTable:
         styles = self.pieces.styles
         counts = tuple(
             (side, tuple(
@@ -594,7 +606,7 @@ class Game(ABC):
             "%-6s   " + "".join(f"%{w}d" for w in widths),
         )
 
-    def status_lines(self, position: Any) -> list[str]:
+    def status_lines(self, position: PositionT) -> list[str]:
         lines = [f"Score: {self.score(position)}"]
         if position.phase is Phase.OVER:
             lines.append(
@@ -611,10 +623,10 @@ class Game(ABC):
         names = ", ".join(f"{st.char} {st.name}" for st in self.pieces.styles)
         return f"w = White, b = Black; {names}; o empty Center"
 
-    def text_cell(self, piece: Piece) -> str:
+    def text_cell(self, piece: BoardPiece) -> str:
         return (piece.side.letter + self.pieces.style(piece.kind.value).char).ljust(3)
 
-    def frame_char(self, piece: Piece) -> str:
+    def frame_char(self, piece: BoardPiece) -> str:
         return self.pieces.char(piece)
 
     def frame_legend(self) -> dict[str, tuple[str, str, str, str | None]]:
@@ -625,10 +637,10 @@ class Game(ABC):
             out[st.char.lower()] = ("black", st.shape, st.name, None)
         return out
 
-    def facing_of(self, piece: Piece) -> str | None:
+    def facing_of(self, piece: BoardPiece) -> str | None:
         return None
 
-    def realm_owner(self, board: tuple[Any, ...], realm: int) -> Side | None:
+    def realm_owner(self, board: tuple[BoardPiece | None, ...], realm: int) -> Side | None:
         return None
 
     def turn_marks(self, resolved: Resolved) -> tuple[Mark, ...]:
@@ -639,13 +651,13 @@ class Game(ABC):
             return (Mark("path", tuple(parse_square(s.text) for s in text.squares)),)
         return ()
 
-    def piece_words(self, piece: Piece, square: int) -> str:
+    def piece_words(self, piece: BoardPiece, square: int) -> str:
         """One piece where it stands, as the turn reports name it: 'a Frog on e5' (the
         boards' descriptions for screen readers list every piece so, Realm by Realm)."""
         name = self.pieces.style(piece.kind.value).name
         return f"{with_article(name)} on {SQUARE_NAMES[square]}"
 
-    def position_words(self, position: Any) -> list[str]:
+    def position_words(self, position: PositionT) -> list[str]:
         words = []
         for side in Side:
             parts = []
@@ -659,7 +671,7 @@ class Game(ABC):
             words.append(f"{side.title}: {'; '.join(parts) if parts else 'no pieces'}.")
         return words
 
-    def off_board(self, position: Any) -> dict[Side, int]:
+    def off_board(self, position: PositionT) -> dict[Side, int]:
         """Pieces each side has beside the board; by default the position's ``off`` pair
         (Medieval's pieces moved off), where it has one."""
         off = getattr(position, "off", None)
@@ -672,8 +684,8 @@ class Game(ABC):
 
 
 def merged_options(
-    base: Mapping[str, Any], options: Mapping[str, Any], name: str | None = None
-) -> dict[str, Any]:
+    base: Mapping[str, object], options: Mapping[str, object], name: str | None = None
+) -> dict[str, object]:
     """``base`` with ``options`` over it, named ``name``, or else after the options
     (``oriental+warning=True``) so that a ruleset's name says how it differs."""
     merged = dict(base)
@@ -682,7 +694,7 @@ def merged_options(
         merged["name"] = name
     elif "name" not in options and options:
         merged["name"] = "+".join(
-            [merged["name"], *(f"{k}={v}" for k, v in sorted(options.items()))]
+            [str(merged["name"]), *(f"{k}={v}" for k, v in sorted(options.items()))]
         )
     return merged
 
@@ -705,10 +717,15 @@ def with_article(words: str) -> str:
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 
+#: any game, its ruleset, position and turn state left open: what the registry hands
+#: to the layers above, which read positions and rulesets only through
+#: ``GamePosition`` and ``GameRuleset`` and hand the rest back to the game
+AnyGame = Game[Any, Any, Any]
+
 _NOT_PLAIN = object()
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     """A JSON value for a plain field value, or ``_NOT_PLAIN``."""
     if value is None or isinstance(value, bool | int | str):
         return value
@@ -720,7 +737,7 @@ def _plain(value: Any) -> Any:
     return _NOT_PLAIN
 
 
-def _unplain(value: Any, like: Any) -> Any:
+def _unplain(value: object, like: object) -> object:
     """``value`` back in the type of ``like`` (the same field of a fresh position)."""
     if isinstance(like, Enum):
         return type(like)(value)
@@ -731,14 +748,14 @@ def _unplain(value: Any, like: Any) -> Any:
     return value
 
 
-def _check_not_over(position: Any) -> None:
+def _check_not_over(position: GamePosition) -> None:
     if position.phase is Phase.OVER:
         raise RuleError(
             "end.over", f"the game is already over ({position.result or 'no result'})"
         )
 
 
-def _over(position: Any, result: str, end: str) -> Any:
+def _over(position: PositionT, result: str, end: str) -> PositionT:
     _check_not_over(position)
     return replace(position, phase=Phase.OVER, result=result, end=end)
 

@@ -13,10 +13,19 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pbem.errors import RuleError
-from pbem.rules.game import ALTERNATIVES, ActionRuleError, Game, Phase, Resolved
+from pbem.rules.game import (
+    ALTERNATIVES,
+    ActionRuleError,
+    Game,
+    GamePosition,
+    Phase,
+    PositionT,
+    Resolved,
+    RulesetT,
+)
 from pbem.rules.geometry import SQUARE_NAMES, parse_square
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.repairs import resolve_with_repairs, square_at, square_readings
@@ -24,6 +33,18 @@ from pbem.rules.written import ActionText, MoveText, PassText, PlacementText, fo
 
 P = TypeVar("P")
 S = TypeVar("S")
+P_co = TypeVar("P_co", covariant=True)
+
+
+class Moves(Protocol[P_co]):
+    """A game's state of the moves of a turn under way: the position they have reached."""
+
+    @property
+    def position(self) -> P_co: ...
+
+
+#: a game's own state of the moves of a turn (its ``turns.TurnState``)
+MovesT = TypeVar("MovesT", bound=Moves[Any])
 
 _SINGLE = (
     "a placement or a pass is the whole turn: nothing else may be joined to it with a comma"
@@ -68,7 +89,7 @@ WIN = {Side.WHITE: "1-0", Side.BLACK: "0-1"}
 DRAW = "1/2-1/2"
 
 
-def check_playing(position: Any) -> None:
+def check_playing(position: GamePosition) -> None:
     """Moves are played only once the set-up is done and while the game goes on."""
     if position.phase is Phase.SETUP:
         raise RuleError("turn.setup", "set-up is not finished: pieces are placed, not moved")
@@ -93,8 +114,11 @@ class PlyPosition:
         return self.ply // 2 + 1
 
 
-class MoveTurnGame(Game):
-    """A game whose turn is one or more moves, or a single placement, or a pass."""
+class MoveTurnGame(
+    Game[RulesetT, PositionT, MoveTurn[PositionT, MovesT]], Generic[RulesetT, PositionT, MovesT]
+):
+    """A game whose turn is one or more moves, or a single placement, or a pass: its turn
+    state is a ``MoveTurn`` of its position and its own state of the moves (``MovesT``)."""
 
     #: what a turn of the game is, after "... is not a turn of <title>: "
     turn_words: ClassVar[str]
@@ -105,27 +129,27 @@ class MoveTurnGame(Game):
 
     # -- the game's hooks ---------------------------------------------------------
     @abstractmethod
-    def start_moves(self, position: Any) -> Any:
+    def start_moves(self, position: PositionT) -> MovesT:
         """The state of the moves of a turn that begins at ``position``."""
 
     @abstractmethod
-    def resolve_move(self, moves: Any, text: MoveText) -> tuple[Any, Resolved]:
+    def resolve_move(self, moves: MovesT, text: MoveText) -> tuple[MovesT, Resolved]:
         """One written move played onto the moves so far."""
 
     @abstractmethod
-    def end_moves(self, moves: Any) -> Any:
+    def end_moves(self, moves: MovesT) -> PositionT:
         """The position once the moves of the turn are all played."""
 
     @abstractmethod
-    def place(self, position: Any, kind: Kind, square: int) -> tuple[Any, Resolved]:
+    def place(self, position: PositionT, kind: Kind, square: int) -> tuple[PositionT, Resolved]:
         """A piece of ``kind`` placed on ``square`` during set-up: the whole turn."""
 
     @abstractmethod
-    def pass_turn(self, position: Any) -> tuple[Any, Resolved]:
+    def pass_turn(self, position: PositionT) -> tuple[PositionT, Resolved]:
         """The side to move passes: the whole turn."""
 
     @abstractmethod
-    def side_can_move(self, position: Any) -> bool:
+    def side_can_move(self, position: PositionT) -> bool:
         """Whether the side to move has a move (in play)."""
 
     def placement_kind(self, text: PlacementText) -> Kind:
@@ -134,7 +158,9 @@ class MoveTurnGame(Game):
         return self.placed_kinds.get(text.piece, Kind.BASE)
 
     # -- the interface --------------------------------------------------------------
-    def begin_turn(self, position: Any, actions: Sequence[ActionText] = ()) -> MoveTurn[Any, Any]:
+    def begin_turn(
+        self, position: PositionT, actions: Sequence[ActionText] = ()
+    ) -> MoveTurn[PositionT, MovesT]:
         if position.phase is Phase.OVER:
             check_playing(position)
         if len(actions) > 1:
@@ -144,8 +170,8 @@ class MoveTurnGame(Game):
         return MoveTurn(position)
 
     def resolve_action(
-        self, state: MoveTurn[Any, Any], text: ActionText
-    ) -> tuple[MoveTurn[Any, Any], Resolved]:
+        self, state: MoveTurn[PositionT, MovesT], text: ActionText
+    ) -> tuple[MoveTurn[PositionT, MovesT], Resolved]:
         position = state.start
         if state.done is not None or (state.moves is not None and not isinstance(text, MoveText)):
             raise RuleError("turn.single", _SINGLE)
@@ -166,19 +192,22 @@ class MoveTurnGame(Game):
             "turn.kind", f"{format_action(text)} is not a turn of {self.title}: {self.turn_words}"
         )
 
-    def state_position(self, state: MoveTurn[Any, Any]) -> Any:
+    def state_position(self, state: MoveTurn[PositionT, MovesT]) -> PositionT:
         if state.done is not None:
             return state.done
-        return state.moves.position if state.moves is not None else state.start
+        if state.moves is None:
+            return state.start
+        position: PositionT = state.moves.position  # the game's own TurnState's
+        return position
 
-    def finish_turn(self, state: MoveTurn[Any, Any]) -> Any:
+    def finish_turn(self, state: MoveTurn[PositionT, MovesT]) -> PositionT:
         if state.done is not None:
             return state.done
         moves = state.moves if state.moves is not None else self.start_moves(state.start)
         return self.end_moves(moves)
 
     def explain_refusal(
-        self, state: MoveTurn[Any, Any], text: ActionText, error: RuleError
+        self, state: MoveTurn[PositionT, MovesT], text: ActionText, error: RuleError
     ) -> tuple[str, tuple[str, ...]]:
         """A refused move of a piece of the side to move names that piece's legal moves
         now (when there are at most ``ALTERNATIVES``), or says it has none."""
@@ -201,12 +230,12 @@ class MoveTurnGame(Game):
             return error.message, ()
         return error.message, tuple(found)
 
-    def has_legal_turn(self, position: Any) -> bool:
+    def has_legal_turn(self, position: PositionT) -> bool:
         if position.phase is Phase.SETUP:
             return True
         return position.phase is Phase.PLAY and self.side_can_move(position)
 
-    def pass_text(self, position: Any) -> ActionText | None:
+    def pass_text(self, position: PositionT) -> ActionText | None:
         if position.phase is not Phase.PLAY or self.side_can_move(position):
             return None
         return PassText()

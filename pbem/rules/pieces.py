@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from typing import Protocol
 
 from pbem.rules.geometry import Direction
 
@@ -70,6 +71,21 @@ class Piece:
 
     def describe(self) -> str:
         return f"{self.side.title} {self.kind.title}"
+
+
+class BoardPiece(Protocol):
+    """What every game's piece has, whatever else it carries (the Featured Game's
+    ``Piece`` above adds a facing; Classic and Medieval have pieces of their own): the
+    layers above the rules draw, write and count pieces through this alone."""
+
+    @property
+    def side(self) -> Side: ...
+
+    @property
+    def kind(self) -> Kind: ...
+
+    @property
+    def code(self) -> str: ...
 
 
 def base(side: Side) -> Piece:

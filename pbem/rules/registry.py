@@ -9,14 +9,14 @@ from typing import Any
 
 from pbem.errors import RulesetError
 from pbem.rules.classic.game import ClassicGame
-from pbem.rules.game import Game
+from pbem.rules.game import AnyGame
 from pbem.rules.medieval.game import MedievalGame
 from pbem.rules.modern.game import ModernGame
 from pbem.rules.oriental.game import OrientalGame
 from pbem.rules.realm.game import FeaturedGame
 
 #: every game, the Featured Game first; one line per game
-_GAMES: dict[str, Game] = {
+_GAMES: dict[str, AnyGame] = {
     g.name: g
     for g in (
         FeaturedGame(),
@@ -28,11 +28,11 @@ _GAMES: dict[str, Game] = {
 }
 
 
-def _load(name: str) -> Game:
+def _load(name: str) -> AnyGame:
     return _GAMES[name]
 
 
-def games() -> list[Game]:
+def games() -> list[AnyGame]:
     """Every registered game, the Featured Game first."""
     return list(_GAMES.values())
 
@@ -50,7 +50,7 @@ def _aliases() -> dict[str, str]:
     return table
 
 
-def game_for(name: str) -> Game:
+def game_for(name: str) -> AnyGame:
     """The game called ``name`` (or one of its aliases); RulesetError naming the games."""
     key = _aliases().get(str(name).strip().lower())
     if key is None:
@@ -61,12 +61,12 @@ def game_for(name: str) -> Game:
     return _load(key)
 
 
-def game_of(thing: Any) -> Game:
+def game_of(thing: Any) -> AnyGame:
     """The game a ruleset or a position (anything with a ``ruleset``) belongs to."""
     ruleset = getattr(thing, "ruleset", thing)
     return game_for(getattr(ruleset, "game", "featured"))
 
 
-def featured() -> Game:
+def featured() -> AnyGame:
     """The default game: the Featured Game."""
     return _load("featured")

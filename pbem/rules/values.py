@@ -14,9 +14,16 @@ it still raises ``FrozenInstanceError``, and equality, hashing, ``repr``,
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
-T = TypeVar("T")
+
+class Dataclass(Protocol):
+    """Any dataclass (what ``dataclasses.fields`` takes)."""
+
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[object]]]
+
+
+T = TypeVar("T", bound=Dataclass)
 _FACTORY: Any = object()  # "no value given": the field's default factory makes one
 
 
@@ -28,11 +35,11 @@ def quick(cls: type[T]) -> type[T]:
         raise TypeError(f"{cls.__name__}: quick() takes a frozen dataclass with slots")
     if cls.__mro__ != (cls, object) or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: quick() takes no subclass and no __post_init__")
-    names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    names = tuple(f.name for f in dataclasses.fields(cls))
     twin = type(f"{cls.__name__}Draft", (), {"__slots__": names})
     namespace: dict[str, Any] = {"_FACTORY": _FACTORY, "_twin": twin, "_make": object.__new__}
     params, stores = [], []
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+    for f in dataclasses.fields(cls):
         if not f.init:
             raise TypeError(f"{cls.__name__}.{f.name}: quick() needs every field in __init__")
         if f.default is not dataclasses.MISSING:
@@ -58,7 +65,7 @@ def quick(cls: type[T]) -> type[T]:
     def __reduce__(self: Any) -> tuple[Any, tuple[Any, ...]]:  # copy and pickle
         return cls, tuple(getattr(self, n) for n in names)
 
-    cls.__new__ = new  # type: ignore[assignment]
-    cls.__init__ = object.__init__  # type: ignore[assignment,misc]  # __new__ made it
-    cls.__reduce__ = __reduce__  # type: ignore[assignment,method-assign]
+    cls.__new__ = new  # type: ignore[method-assign]  # on purpose: see the docstring
+    cls.__init__ = object.__init__  # type: ignore[method-assign]  # __new__ made it
+    cls.__reduce__ = __reduce__  # type: ignore[method-assign]
     return cls

@@ -13,8 +13,15 @@
     return kind === "number" ? Number(v) : v.toLowerCase();
   }
   Array.prototype.forEach.call(headers, function (th, i) {
-    th.setAttribute("role", "button");
-    th.tabIndex = 0;
+    // a real button in each heading: Tab reaches it, Enter and Space sort (the click
+    // reaches the heading's handler)
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "sort";
+    button.textContent = th.textContent;
+    th.textContent = "";
+    th.appendChild(button);
+    th.setAttribute("aria-sort", "none");
     function sort() {
       state.ascending = state.column === i ? !state.ascending : true;
       state.column = i;
@@ -25,11 +32,10 @@
         return (x < y ? -1 : x > y ? 1 : 0) * (state.ascending ? 1 : -1);
       });
       rows.forEach(function (r) { body.appendChild(r); });
-      Array.prototype.forEach.call(headers, function (h) { h.removeAttribute("aria-sort"); });
+      Array.prototype.forEach.call(headers, function (h) { h.setAttribute("aria-sort", "none"); });
       th.setAttribute("aria-sort", state.ascending ? "ascending" : "descending");
     }
     th.addEventListener("click", sort);
-    th.addEventListener("keydown", function (e) { if (e.key === "Enter") { sort(); } });
   });
   filter.addEventListener("input", function () {
     var words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);

@@ -5,8 +5,13 @@
   var SVG = "http://www.w3.org/2000/svg";
   var CELL = 40, MARGIN = 24, SIZE = 12;
   var frames = JSON.parse(document.getElementById("frames").textContent);
+  // side lines (the record's variations) and the marks in words (pbem/render/annotations.py)
+  var annotations = JSON.parse(document.getElementById("lines").textContent);
+  var mainFrames = frames, line = null, stack = [];
   // the game's pieces: frame character -> [side, shape, name, facing] (Game.frame_legend)
   var legend = JSON.parse(document.getElementById("pieces").textContent);
+  // the game's words for its pieces and Realms (pbem/render/board_words.py: viewer_words)
+  var words = JSON.parse(document.getElementById("words").textContent);
   var board = document.getElementById("board");
   // the colours of pbem/render/board_svg.py, so the viewer looks like the SVG boards
   var NEUTRAL = "#f6f4ee", WHITE_TINT = "#f5e2a0", BLACK_TINT = "#c3cfe0", HATCH = "#7f91ab";
@@ -39,6 +44,7 @@
   function pieceAt(g, ch, cx, cy) {
     var info = legend[ch] || ["white", "disc", "piece", null];
     var white = info[0] === "white", shape = info[1], facing = info[3];
+    var dot = [cx, cy];  // Black's pieces carry a light dot: the sides differ by a mark too
     var fill = white ? "#ffffff" : INK, stroke = white ? INK : "#f0f0f0";
     var common = {fill: fill, stroke: stroke, "stroke-width": 2, "class": "piece " + info[0],
                   "data-name": info[2]};
@@ -55,6 +61,8 @@
       var angle = {N: 0, E: 90, S: 180, W: 270, U: 0}[flipped && f !== "U" ? {N: "S", S: "N", E: "W", W: "E"}[f] : f];
       common.points = (cx) + "," + (cy - 14) + " " + (cx + 12) + "," + (cy + 10) + " " + (cx - 12) + "," + (cy + 10);
       common.transform = "rotate(" + angle + " " + cx + " " + cy + ")";
+      var rad = angle * Math.PI / 180;  // the triangle's middle, a little behind the square's
+      dot = [cx - 2 * Math.sin(rad), cy + 2 * Math.cos(rad)];
       if (f === "U") { common["data-piece"] = "immobilised"; }
       el("polygon", common, g);
       if (f === "U") {  // immobilised: standing on a bar (by shape, not colour alone)
@@ -69,6 +77,55 @@
                       "class": "crown-mark"}, g);
       }
     }
+    if (!white) {
+      el("circle", {cx: dot[0], cy: dot[1], r: 3.4, fill: "#f0f0f0", stroke: "none",
+                    "class": "side-mark"}, g);
+    }
+  }
+
+  // the board in words, Realm by Realm, as board_words.BoardWords.lines() says it
+  function joinWords(parts) {
+    if (parts.length <= 1) { return parts.join(""); }
+    return parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1];
+  }
+  function boardLines(f) {
+    var per = words.realms.map(function () { return {w: [], b: []}; });
+    for (var sq = 0; sq < SIZE * SIZE; sq++) {
+      var ch = f.b.charAt(sq);
+      if (ch === ".") { continue; }
+      var info = legend[ch] || ["white"], phrase = words.pieces[ch] || "a piece on {sq}";
+      var name = "abcdefghijkl".charAt(sq % SIZE) + String(Math.floor(sq / SIZE) + 1);
+      per[realmOf(sq)][info[0] === "white" ? "w" : "b"].push(phrase.replace("{sq}", name));
+    }
+    var lines = [], empty = [];
+    words.realms.forEach(function (centre, r) {
+      var sides = [];
+      ["w", "b"].forEach(function (s) {
+        if (per[r][s].length) { sides.push(words.sides[s] + " has " + joinWords(per[r][s])); }
+      });
+      if (!sides.length) { empty.push(centre); return; }
+      var owner = (f.r || "").charAt(r), held = "";
+      if (owner === "w" || owner === "b") { held = ", held by " + words.sides[owner]; }
+      lines.push("The " + centre + " Realm" + held + ": " + sides.join("; ") + ".");
+    });
+    if (empty.length && lines.length) {
+      lines.push("No pieces in the " + joinWords(empty) + " Realm" + (empty.length > 1 ? "s" : "") + ".");
+    }
+    if (!lines.length) { lines.push("The board is empty."); }
+    if (f.o && (f.o[0] || f.o[1])) {
+      lines.push("Off the board: " + words.sides.w + " " + f.o[0] + ", " + words.sides.b + " " + f.o[1] + ".");
+    }
+    return lines;
+  }
+  function describeBoard(f) {
+    var list = document.getElementById("board-words");
+    if (!list) { return; }
+    while (list.firstChild) { list.removeChild(list.firstChild); }
+    boardLines(f).forEach(function (line) {
+      var item = document.createElement("li");
+      item.textContent = line;
+      list.appendChild(item);
+    });
   }
 
   // the legend's pieces: this game's own (Game.frame_legend), one line per kind, White's
@@ -108,6 +165,10 @@
                           stroke: key === "white" ? INK : "#f0f0f0"}, g);
       for (var k = 0; k < n; k++) {
         el("circle", {cx: x, cy: y + sign * (16 + k * 14), r: 6}, pile);
+        if (key === "black") {
+          el("circle", {cx: x, cy: y + sign * (16 + k * 14), r: 2, fill: "#f0f0f0",
+                        stroke: "none", "class": "side-mark"}, pile);
+        }
       }
       el("text", {x: x, y: y + 4, fill: INK}, g).textContent = "off " + n;
     });
@@ -165,15 +226,117 @@
                       "marker-end": "url(#arrowhead)", "class": "arrow"}, board);
     }
     if (f.o) { drawOff(f.o); }
-    document.getElementById("caption").textContent = f.c;
+    document.getElementById("caption").textContent = f.c + (f.mk ? " " + f.mk : "");
+    showNotes(f);
     var status = f.st;
     for (var j = current; !status && j >= 0; j--) { status = frames[j].st; }
     document.getElementById("status").textContent = status || "";
     document.getElementById("counter").textContent = current + " / " + (frames.length - 1);
-    var links = document.querySelectorAll("#movelist a");
+    var seen = current === 0 ? "The board at the start" : "The board after " + f.c;
+    board.setAttribute("aria-label", seen + (flipped ? ", seen from Black's side" : "") +
+                       ". " + (status || ""));
+    describeBoard(f);
+    var links = document.querySelectorAll("#movelist a[data-frame], .turn-words a, #line-moves a");
     for (var n = 0; n < links.length; n++) {
-      links[n].classList.toggle("current", Number(links[n].getAttribute("data-frame")) === current);
+      var inList = links[n].closest("#line-moves") !== null;
+      var here = (line !== null) === inList && Number(links[n].getAttribute("data-frame")) === current;
+      links[n].classList.toggle("current", here);
+      if (here) { links[n].setAttribute("aria-current", "step"); }
+      else { links[n].removeAttribute("aria-current"); }
     }
+  }
+
+  // the frame's mark in words, its comments and the side lines that branch at it
+  function markWords(f) { return f.mk ? annotations.marks[f.mk] || f.mk : ""; }
+  function showNotes(f) {
+    var box = document.getElementById("comments"), branches = document.getElementById("branches");
+    while (box.firstChild) { box.removeChild(box.firstChild); }
+    while (branches.firstChild) { branches.removeChild(branches.firstChild); }
+    if (f.mk) {
+      var m = document.createElement("p");
+      m.className = "mark-words";
+      m.textContent = f.n + f.mk + ": " + markWords(f) + ".";
+      box.appendChild(m);
+    }
+    (f.cm || []).forEach(function (text) {
+      var p = document.createElement("p");
+      p.className = "comment";
+      p.textContent = text;
+      box.appendChild(p);
+    });
+    (f.v || []).forEach(function (i) {
+      var p = document.createElement("p"), a = document.createElement("a");
+      a.href = "#v" + i;
+      a.setAttribute("data-line", String(i));
+      a.textContent = "Side line instead of " + annotations.lines[i].t + ": " + annotations.lines[i].x;
+      p.appendChild(a);
+      branches.appendChild(p);
+    });
+  }
+
+  // each step said in words to a screen reader: the action, its mark and comments, then
+  // whose turn it is, and any side line one may step into here
+  function announce() {
+    var f = frames[current], status = f.st;
+    for (var j = current; !status && j >= 0; j--) { status = frames[j].st; }
+    var said = current === 0 ? (line ? "The position the side line starts from. " : "Start. ") +
+      (status || "") : f.c + ". " + (f.mk ? "Marked " + f.mk + ", " + markWords(f) + ". " : "") + (f.st || "");
+    (f.cm || []).forEach(function (c) { said += " Comment: " + c; });
+    if (f.v && f.v.length) {
+      said += " " + (f.v.length === 1 ? "A side line branches here" : f.v.length +
+        " side lines branch here") + ": press V to step into it.";
+    }
+    document.getElementById("announce").textContent = said.trim();
+  }
+
+  // side lines: step into one (its frames replace the game's, from the position before the
+  // turn it replaces) and back out to where the reader was
+  function showBar() {
+    var bar = document.getElementById("line-bar");
+    bar.hidden = line === null;
+    if (line === null) { return; }
+    document.getElementById("line-text").textContent = "instead of " + line.t + ": " + line.x;
+    var notes = (line.w || []).map(function (w) { return w + "."; });
+    if (line.e) { notes.push("It " + line.e.replace(/^the line /, "") + "."); }
+    document.getElementById("line-error").textContent = notes.join(" ");
+    var list = document.getElementById("line-moves");
+    while (list.firstChild) { list.removeChild(list.firstChild); }
+    line.f.forEach(function (f, k) {
+      if (k === 0) { return; }
+      var item = document.createElement("li"), a = document.createElement("a");
+      a.href = "#v" + line.i + "." + k;
+      a.setAttribute("data-frame", String(k));
+      a.textContent = f.t + ": " + f.n + (f.mk || "");
+      item.appendChild(a);
+      list.appendChild(item);
+    });
+  }
+  function enter(i) {
+    var l = annotations.lines[i];
+    if (!l) { return; }
+    stack.push({line: line, frames: frames, current: current});
+    line = l;
+    frames = l.f;
+    showBar();
+    go(frames.length > 1 ? 1 : 0, true, true);
+    announce();
+    document.getElementById("announce").textContent = "In the side line instead of " + l.t +
+      ". " + document.getElementById("announce").textContent;
+    document.getElementById("line-back").focus();
+  }
+  function leave() {
+    if (line === null) { return; }
+    var back = stack.pop();
+    line = back.line;
+    frames = back.frames;
+    showBar();
+    go(back.current, true, true);
+    var at = frames[current].t === "start" ? "the start" : frames[current].t;
+    document.getElementById("announce").textContent =
+      (line ? "Back in the side line" : "Back in the game") + " at " + at + ".";
+    var link = document.querySelector((line ? "#line-moves" : "#movelist") +
+                                      " a[data-frame='" + current + "']");
+    (link || document.getElementById("next")).focus();
   }
 
   function fragmentOf(i) {
@@ -192,10 +355,11 @@
     }
     return found;
   }
-  function go(i, fromHash) {
+  function go(i, fromHash, quiet) {
     current = Math.max(0, Math.min(frames.length - 1, i));
     draw();
-    if (!fromHash) {
+    if (!quiet) { announce(); }
+    if (!fromHash && line === null) {
       var target = "#" + fragmentOf(current);
       if (location.hash !== target) { history.replaceState(null, "", target); }
     }
@@ -218,22 +382,73 @@
   document.getElementById("last").onclick = function () { go(frames.length - 1); };
   document.getElementById("prev-turn").onclick = function () { go(turnStart(current, -1)); };
   document.getElementById("next-turn").onclick = function () { go(turnStart(current, 1)); };
-  document.getElementById("flip").onclick = function () { flipped = !flipped; draw(); };
-  document.getElementById("movelist").addEventListener("click", function (e) {
-    var a = e.target.closest ? e.target.closest("a[data-frame]") : null;
-    if (a) { e.preventDefault(); go(Number(a.getAttribute("data-frame"))); }
+  function flip() {
+    flipped = !flipped;
+    document.getElementById("flip").setAttribute("aria-pressed", flipped ? "true" : "false");
+    draw();
+    document.getElementById("announce").textContent =
+      flipped ? "The board seen from Black's side." : "The board seen from White's side.";
+  }
+  document.getElementById("flip").onclick = flip;
+  // jump to a turn by its label ("11w", "11w.2" for its second action, "start")
+  document.getElementById("goto").addEventListener("submit", function (e) {
+    e.preventDefault();
+    var input = document.getElementById("goto-turn");
+    while (line !== null) { leave(); }  // a turn of the game itself
+    var wanted = input.value.trim().toLowerCase(), i = wanted ? frameOf(wanted) : -1;
+    var error = document.getElementById("goto-error");
+    if (i < 0) {
+      error.textContent = wanted ? "No turn " + input.value.trim() + " in this game."
+                                 : "Write a turn, as the move list names it: 11w, 11b.";
+      return;
+    }
+    error.textContent = "";
+    go(i);
+    // the focus goes to the move in the list: the keys step on from there
+    var link = document.querySelector("#movelist a[data-frame='" + current + "']");
+    if (link) { link.focus(); }
   });
+  function choose(e) {
+    var v = e.target.closest ? e.target.closest("a[data-line]") : null;
+    if (v) {  // a side line: from the game itself, or from within a side line
+      e.preventDefault();
+      var i = Number(v.getAttribute("data-line")), l = annotations.lines[i];
+      var parent = l.p === undefined ? null : l.p;
+      while (line !== null && line.i !== parent) { leave(); }  // out to the line it leaves
+      if ((line === null ? null : line.i) !== parent) { return; }
+      go(l.s, true, true);
+      enter(i);
+      return;
+    }
+    var a = e.target.closest ? e.target.closest("a[data-frame]") : null;
+    if (!a) { return; }
+    e.preventDefault();
+    var inList = a.closest("#line-moves") !== null;
+    if (!inList) { while (line !== null) { leave(); } }
+    go(Number(a.getAttribute("data-frame")));
+  }
+  document.getElementById("movelist").addEventListener("click", choose);
+  document.getElementById("branches").addEventListener("click", choose);
+  document.getElementById("line-moves").addEventListener("click", choose);
+  document.getElementById("line-back").onclick = leave;
+  var told = document.querySelector(".turn-words");
+  if (told) { told.addEventListener("click", choose); }
   document.addEventListener("keydown", function (e) {
     if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA")) { return; }
+    if (e.altKey || e.ctrlKey || e.metaKey) { return; }  // the browser's own shortcuts
     var keys = {ArrowLeft: -1, ArrowRight: 1};
     if (e.key in keys) { go(current + keys[e.key]); e.preventDefault(); }
     else if (e.key === "Home") { go(0); e.preventDefault(); }
     else if (e.key === "End") { go(frames.length - 1); e.preventDefault(); }
     else if (e.key === "PageUp" || e.key === "ArrowUp") { go(turnStart(current, -1)); e.preventDefault(); }
     else if (e.key === "PageDown" || e.key === "ArrowDown") { go(turnStart(current, 1)); e.preventDefault(); }
-    else if (e.key === "f") { flipped = !flipped; draw(); }
+    else if (e.key === "f" || e.key === "F") { flip(); }
+    else if (e.key === "Escape" && line !== null) { leave(); e.preventDefault(); }
+    else if ((e.key === "v" || e.key === "V") && frames[current].v) { enter(frames[current].v[0]); }
   });
   window.addEventListener("hashchange", function () {
+    if (location.hash.slice(0, 2) === "#v") { return; }  // a side line's own links
+    while (line !== null) { leave(); }
     var i = frameOf(location.hash.slice(1));
     if (i >= 0) { go(i, true); }
   });
@@ -241,5 +456,5 @@
   drawLegend();
   var hash = location.hash.slice(1);
   var initial = hash ? frameOf(hash) : (document.body.getAttribute("data-open") === "end" ? -1 : 0);
-  go(initial >= 0 ? initial : frames.length - 1, initial >= 0);
+  go(initial >= 0 ? initial : frames.length - 1, initial >= 0, true);
 })();

@@ -77,6 +77,12 @@ REVIEWED = {
     r"'(?i)\\b(?:timezone|time zone|tz)\\s+(\\S+)'":
         "searched in a line that fits the timezone command (at most 75 characters)",
     "re.escape(email)": "a literal: a player's address, searched in the referee's record",
+    # issue 26: an event's name after join, withdraw, standings
+    r"'join \\S.{0,79}'": "fullmatch, bounded",
+    r"'withdraw \\S.{0,79}'": "fullmatch, bounded",
+    r"'standings \\S.{0,79}'": "fullmatch, bounded",
+    r"'(?i)^\\s*(?:join|withdraw|standings)\\s+(.*)$'":
+        "matched once in a line that fits the command (at most 90 characters)",
 }
 _RE_CALLS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split", "findall",
              "finditer"}

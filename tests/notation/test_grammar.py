@@ -105,7 +105,10 @@ def test_strict_and_production_parsers_agree_on_the_sample_game():
     # a run of set-up pairs is one token and one subtree: each pair (and its comma) an entry
     runs = [t for t in tree.iter_subtrees() if t.data == "placed_run"]
     pairs = sum(str(t.children[0]).count(",") for t in runs)
-    assert len(entries) + pairs == len(parse_game(text).entries) == 16
+    # so is a run of whole entries: each entry, its number and a full stop, one of them
+    runs = [t for t in tree.iter_subtrees() if t.data == "entry_run"]
+    whole = sum(len(t.children[0].syntax) for t in runs)
+    assert len(entries) + pairs + whole == len(parse_game(text).entries) == 16
 
 
 def test_the_parser_is_built_once():

@@ -40,7 +40,7 @@ def test_a_bad_message_is_put_aside_and_the_poll_goes_on(home: Path) -> None:
     _put(inbox, 7, b"From: x@players.test\nSubject: FAIL-ME\nMessage-ID: <f@players.test>\n\nx\n")
     run = run_pbem(home, "poll", env={"PBEM_FAULT": "fail-mail:FAIL-ME"}, timeout=120)
     err = run.stderr.decode()
-    assert run.returncode == 3, err
+    assert run.returncode == 4, err  # set aside: not an internal error (3)
     assert "Traceback" not in err
     assert "not a regular file" in err and "injected failure" in err
     assert table.turns() == ["1w"]
@@ -74,7 +74,7 @@ def test_a_file_that_is_no_mail_is_put_aside_as_pbem_mail_refuses_it(home: Path)
     _put(inbox, 3, b"just a line of text\n")
     run = run_pbem(home, "poll", timeout=120)
     err = run.stderr.decode()
-    assert run.returncode == 3, err
+    assert run.returncode == 4, err
     assert run.stdout.decode().startswith("0 messages; 3 not handled")
     assert err.count("not an email message (it has no header lines)") == 3, err
     aside = sorted(p.name.split(".")[0] for p in (inbox / "failed" / "new").iterdir())

@@ -114,7 +114,7 @@ def test_a_mail_that_fails_is_flagged_and_the_poll_goes_on(home, server):
     _append(server, (hostile / "multipart-nested-1000-deep.eml").read_bytes())
     fault = {"PBEM_FAULT": "fail-mail:FAIL-ME"}
     run = run_pbem(home, "poll", env=fault)
-    assert run.returncode == 3, run.stderr.decode()
+    assert run.returncode == 4, run.stderr.decode()
     assert "2 messages" in run.stdout.decode() and "1 not handled" in run.stdout.decode()
     assert "injected failure" in run.stderr.decode() and "$PbemFailed" in run.stderr.decode()
     assert table.turns() == ["1w"]

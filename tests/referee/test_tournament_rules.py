@@ -120,3 +120,74 @@ def test_the_organiser_is_refused_in_words(tmp_path: Path) -> None:
     assert club.pbem("tournament", "start", "Cup")[0] == 1  # 3 players, 3 rounds: too many
     assert club.pbem("tournament", "withdraw", "Cup", "cid@club.test")[0] == 0  # before start
     assert club.show("Cup")["divisions"][0]["players"] == ["Player 1", "Player 2"]
+
+
+def test_a_swiss_pairs_a_withdrawn_player_no_more(tmp_path: Path) -> None:
+    import json
+
+    club = Club(open_club(tmp_path / "home"))
+    games = _started(club, "Quick Swiss", "--format", "swiss", "--rounds", "3", "--unrated",
+                     "--clock", "none")
+    assert set(games) == {("Ann", "Cid"), ("Dan", "Bob")}  # 1-3, 4-2: Dutch, white1
+    assert {r[0] for r in club.conn.execute("SELECT rated FROM games")} == {0}
+    code, out = club.pbem("tournament", "withdraw", "Quick Swiss", "dan@club.test")
+    assert code == 0 and "lost by forfeit" in out
+    club.play("cid@club.test", games[("Ann", "Cid")], "resign")  # the round ends: round 2
+    shown = club.show("Quick Swiss")
+    second = [g for g in shown["divisions"][0]["games"] if g["round"] == 2]
+    seated = {g["white"] for g in second} | {g["black"] for g in second}
+    assert "Dan" not in seated and len(second) == 2  # a game and a bye
+    assert [g["result"] for g in second if g["black"] is None] == ["bye"]
+    code, out = club.pbem("tournaments", "--json")
+    assert json.loads(out) == [{"name": "Quick Swiss", "format": "swiss", "status": "running",
+                                "ruleset": "featured", "players": 4, "rounds": 3}]
+
+
+def test_a_swiss_that_cannot_be_paired_ends(tmp_path: Path) -> None:
+    club = Club(open_club(tmp_path / "home"))
+    games = _started(club, "Thin Swiss", "--format", "swiss", "--rounds", "3", "--clock", "none")
+    for who in ("dan", "bob"):  # two of four leave; Ann and Cid have met already
+        assert club.pbem("tournament", "withdraw", "Thin Swiss", f"{who}@club.test")[0] == 0
+    club.play("cid@club.test", games[("Ann", "Cid")], "resign")
+    shown = club.show("Thin Swiss")
+    assert shown["status"] == "finished"
+    assert {g["round"] for g in shown["divisions"][0]["games"]} == {1}
+
+
+def test_divisions_seeded_by_rating(tmp_path: Path) -> None:
+    club = Club(open_club(tmp_path / "home"))
+    names = ["ann", "bob", "cid", "dan", "eve"]
+    for p in names:
+        club.player(f"{p}@club.test")
+    # Eve and Dan have beaten the others in rated games before: they are the top seeds
+    for winner, loser in (("eve", "ann"), ("dan", "bob"), ("eve", "cid")):
+        code, out = club.pbem("new", "--white", f"{winner}@club.test", "--black",
+                              f"{loser}@club.test", "--no-send")
+        assert code == 0, out
+        assert club.pbem("adjudicate", out.strip(), "1-0")[0] == 0
+    assert club.pbem("tournament", "new", "Club Cup", "--format", "round-robin",
+                     "--division-size", "3")[0] == 0
+    for p in names:
+        assert club.pbem("tournament", "add", "Club Cup", f"{p}@club.test",
+                         "--name", p.title())[0] == 0
+    assert club.pbem("tournament", "start", "Club Cup")[0] == 0
+    shown = club.show("Club Cup")
+    # Eve won twice, Dan once; Cid lost to a stronger Eve than Ann and Bob met (less
+    # lost); Ann and Bob lost alike: the order of entry
+    assert [d["players"] for d in shown["divisions"]] == [["Eve", "Dan", "Cid"],
+                                                          ["Ann", "Bob"]]
+    assert [len(d["games"]) for d in shown["divisions"]] == [3, 1]
+    (game,) = shown["divisions"][1]["games"]
+    subject = club.game_mail("ann@club.test", game["game"])["Subject"]
+    assert "Club Cup, division 2, round 1, board 1" in subject
+
+
+def test_the_organisers_webhook_is_every_games(tmp_path: Path) -> None:
+    from pbem.referee.store.delivery import game_hook
+
+    club = Club(open_club(tmp_path / "home"))
+    assert club.pbem("tournament", "new", "Hook Cup", "--format", "round-robin",
+                     "--webhook", "ftp://hooks.example/x")[0] == 1
+    games = _started(club, "Hook Cup", "--format", "round-robin", "--webhook",
+                     "https://hooks.example/club", players=PLAYERS[:3])
+    assert {game_hook(club.conn, g) for g in games.values()} == {"https://hooks.example/club"}

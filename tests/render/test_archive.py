@@ -37,11 +37,12 @@ class _Links(HTMLParser):
 
 def test_archive_of_the_bundled_games(tmp_path: Path) -> None:
     summary = build_archive([ROOT / "games"], tmp_path, title="Bundled")
-    assert (summary.games, summary.valid, summary.invalid) == (6, 6, 0)
+    assert (summary.games, summary.valid, summary.invalid) == (7, 7, 0)
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
-    assert index.count('<tr class="valid">') == 6
+    assert index.count('<tr class="valid">') == 7
     names = (
-        "sample-game-2002", "worked-example-2002", "classic-examples", "medieval-examples",
+        "sample-game-2002", "sample-game-2002-annotated", "worked-example-2002",
+        "classic-examples", "medieval-examples",
         "oriental-example", "modern-example",
     )
     for name in names:

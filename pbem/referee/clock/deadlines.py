@@ -14,10 +14,11 @@ from pbem.rules.pieces import Side
 
 
 def stops(state: ClockState) -> list[Interval]:
-    """All time when this game's clock is stopped (pauses and both sides' vacations),
+    """All time when this game's clock is stopped (pauses, both sides' vacations, waits
+    for a player whose mail bounces),
     merged and sorted."""
     spans = sorted(
-        (*state.pauses, *state.vacations[0], *state.vacations[1]),
+        (*state.pauses, *state.vacations[0], *state.vacations[1], *state.held),
         key=lambda i: i.start,
     )
     merged: list[Interval] = []

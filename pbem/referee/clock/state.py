@@ -82,6 +82,9 @@ class ClockState:
     override: Override | None = None
     notice: Notice | None = None
     result: Finished | None = None
+    #: time the clock waits for a player whose mail bounces (issue 25), as it waits for a
+    #: vacation: from the bounce up to the grace's end, cut short when he writes again
+    held: tuple[Interval, ...] = ()
 
     @property
     def paused(self) -> bool:
@@ -93,7 +96,7 @@ class ClockState:
         return self.result is not None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        found = {
             "to_move": self.to_move.key,
             "turn_started": self.turn_started.isoformat(),
             "reserves": None if self.reserves is None else {
@@ -113,6 +116,9 @@ class ClockState:
                 "deadline": self.result.deadline.isoformat(),
             },
         }
+        if self.held:  # only then: stored clocks of before keep their exact text
+            found["held"] = [h.to_list() for h in self.held]
+        return found
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ClockState:
@@ -143,11 +149,12 @@ class ClockState:
                     _parse_instant(override["set_at"]), timedelta(seconds=override["budget"])
                 ),
                 notice=None if notice is None else Notice(
-                    stage, _parse_instant(notice["deadline"])
+                    notice["stage"], _parse_instant(notice["deadline"])
                 ),
                 result=None if result is None else Finished(
-                    _side(result["loser"]), how, _parse_instant(result["deadline"])
+                    _side(result["loser"]), result["how"], _parse_instant(result["deadline"])
                 ),
+                held=tuple(Interval.from_list(h) for h in data.get("held", ())),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ClockError(
@@ -163,7 +170,9 @@ def _side(key: str) -> Side:
     raise ValueError(f"side {key!r} (must be 'white' or 'black')")
 
 
-def _parse_instant(text: str) -> datetime:
+def _parse_instant(text: object) -> datetime:
+    if not isinstance(text, str):
+        raise TypeError(f"time {text!r} is not text")
     value = datetime.fromisoformat(text)
     if value.tzinfo is None:
         raise ValueError(f"time {text!r} has no time zone")

@@ -277,7 +277,22 @@ def _prune(state: ClockState) -> ClockState:
         state,
         pauses=keep(state.pauses),
         vacations=(keep(state.vacations[0]), keep(state.vacations[1])),
+        held=keep(state.held),
     )
+
+
+def hold(state: ClockState, start: datetime, end: datetime) -> ClockState:
+    """The clock waits from ``start`` to ``end`` (a player's mail bounces: his deadline
+    must not pass while he cannot read his reports), like a vacation of the game."""
+    return _prune(replace(state, held=(*state.held, Interval(as_utc(start), as_utc(end)))))
+
+
+def release(state: ClockState, now: datetime) -> ClockState:
+    """The wait ends at ``now`` (he wrote again): waits that reach past it are cut there."""
+    now = as_utc(now)
+    held = tuple(h if h.end is not None and h.end <= now else Interval(h.start, max(h.start, now))
+                 for h in state.held)
+    return _prune(replace(state, held=held))
 
 
 def parse_when(text: str) -> datetime:

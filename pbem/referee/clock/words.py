@@ -84,6 +84,9 @@ def describe_clock(
                 )
     if state.paused:
         lines.append("The game is paused by the referee; the clock is stopped.")
+    if any(h.start <= now and (h.end is None or now < h.end) for h in state.held):
+        lines.append("The referee's mail to a player bounces: the clock waits until he "
+                     "writes again.")
     if state.override is not None and due is not None:
         lines.append("The referee has set this turn's deadline.")
     return lines

@@ -21,4 +21,4 @@ def cmd_board(unit: Unit, order: Order) -> None:
 def cmd_history(unit: Unit, order: Order) -> None:
     game = unit.the_game
     unit.sections.append((f"The record of game {game.id}",
-                          record_text(unit.conn, game, game.result, None)))
+                          record_text(unit.conn, game, game.result, None, messages=True)))

@@ -107,8 +107,8 @@ def hold_report(conn: sqlite3.Connection, email: str, game_id: int, subject: str
 
 
 def held_reports(conn: sqlite3.Connection, email: str) -> list[sqlite3.Row]:
-    return conn.execute("SELECT id, subject, text FROM held_reports WHERE email = ? ORDER BY id",
-                        (email,)).fetchall()
+    return conn.execute("SELECT id, game_id, subject, text FROM held_reports WHERE email = ? "
+                        "ORDER BY id", (email,)).fetchall()
 
 
 def digest_sent(conn: sqlite3.Connection, email: str, ids: list[int], day: str) -> None:

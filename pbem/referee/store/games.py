@@ -206,23 +206,17 @@ def movetext(turns: list[tuple[str, str]]) -> str:
 
 def record_text(
     conn: sqlite3.Connection, game: Game, result: str | None, note: str | None,
-    *, messages: bool = True,
+    *, messages: bool = False,
 ) -> str:
-    """The game's canonical record; ``messages``: what the players said, as comments after
-    the turn they came with (a finished game's public record has them only on opt-in)."""
-    turns = stored_turns(conn, game.id)
-    if messages:
-        said = said_after(conn, game.id)
-        before = " ".join(said.get(0, []))
-        seqs = [r[0] for r in conn.execute(
-            "SELECT seq FROM turns WHERE game_id = ? AND seq > 0 AND label != 'end' "
-            "ORDER BY seq", (game.id,))]
-        turns = [(label, " ".join([text, *said.get(seq, [])]))
-                 for (label, text), seq in zip(turns, seqs, strict=True)]
-        text = format_front_matter(game.headers(result)) + (before + "\n" if before else "")
-        text += movetext(turns)
-    else:
-        text = format_front_matter(game.headers(result)) + movetext(turns)
+    """The game's canonical record. The stored record never holds what the players said to
+    each other (that is in the ``said`` table, so it can never be taken for an annotation
+    nor published by mistake); ``messages``: add them to the front matter as ``messages:``
+    (for the player's own ``history``, and a finished game's record on opt-in)."""
+    headers = game.headers(result)
+    said = said_lines(conn, game.id) if messages else []
+    if said:
+        headers["messages"] = said
+    text = format_front_matter(headers) + movetext(stored_turns(conn, game.id))
     if result:
         text += f"\n{result}" + (f" {{{note}}}" if note else "")
     return text.rstrip("\n") + "\n"
@@ -234,18 +228,22 @@ def add_said(conn: sqlite3.Connection, game_id: int, seq: int, side: Side, text:
                  (game_id, seq, key(side), text, time.time()))
 
 
-def said_after(conn: sqlite3.Connection, game_id: int) -> dict[int, list[str]]:
-    """The players' messages as record comments, by the entry they follow."""
-    found: dict[int, list[str]] = {}
-    for r in conn.execute("SELECT seq, side, text FROM said WHERE game_id = ? ORDER BY id",
-                          (game_id,)):
-        words = " ".join(r["text"].replace("{", "(").replace("}", ")").split())
-        found.setdefault(r["seq"], []).append(f"{{{SIDES[r['side']].title}: {words}}}")
-    return found
+def said_lines(conn: sqlite3.Connection, game_id: int) -> list[str]:
+    """The players' messages in the order sent, each as ``7w White: text`` (said after turn
+    7w; ``start`` before the first turn): the ``messages:`` of a record's front matter."""
+    labels = {int(r["seq"]): str(r["label"]) for r in conn.execute(
+        "SELECT seq, label FROM turns WHERE game_id = ? AND seq > 0", (game_id,))}
+    return [
+        f"{labels.get(int(r['seq']), 'start')} {SIDES[r['side']].title}: "
+        + " ".join(str(r["text"]).split())
+        for r in conn.execute("SELECT seq, side, text FROM said WHERE game_id = ? ORDER BY id",
+                              (game_id,))
+    ]
 
 
 def public_record(record: str) -> str:
-    """A record without the players' messages (``{White: ...}`` comments)."""
+    """A record without the players' messages as stores before issue 23 kept them: ``{White:
+    ...}`` and ``{Black: ...}`` comments in the movetext."""
     out = []
     for line in record.split("\n"):
         was = line

@@ -73,7 +73,8 @@ def answers_since(conn: sqlite3.Connection, since: float, *, recipient: str | No
                   game_id: int | None = None, stranger: bool = False) -> int:
     """How many answers were queued after ``since``: to ``recipient``, about ``game_id``,
     only the strangers' (``stranger``), or all (the rate limits, ``ratelimit``)."""
-    where, args = ["created_at > ?"], [since]
+    where = ["created_at > ?"]
+    args: list[object] = [since]
     where.append("answer = 'stranger'" if stranger else "answer IS NOT NULL")
     if recipient is not None:
         where.append("recipient = ?")

@@ -274,6 +274,80 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         """,
     ),
     (
+        "0011-delivery-bounces-unsubscribes-webhooks",
+        """
+        -- issue 25. The referee's own secrets (the HMAC key of bounce and unsubscribe
+        -- addresses): kept in the home, with the store, never in a mail
+        CREATE TABLE referee_secrets (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        -- each mail's return path (VERP: referee+bounce-TOKEN@), the envelope sender
+        ALTER TABLE outbox ADD COLUMN return_path TEXT;
+        ALTER TABLE outbox ADD COLUMN bounce_token TEXT;
+        CREATE INDEX outbox_bounce ON outbox(bounce_token);
+        -- an address whose mail bounces: soft bounces in a row; unreachable since when
+        CREATE TABLE reach (
+            email TEXT PRIMARY KEY,
+            soft INTEGER NOT NULL DEFAULT 0,
+            unreachable_since REAL,
+            reason TEXT,
+            grace_told INTEGER NOT NULL DEFAULT 0
+        );
+        -- every bounce matched to a mail of ours
+        CREATE TABLE bounces (
+            id INTEGER PRIMARY KEY,
+            at REAL NOT NULL,
+            email TEXT NOT NULL,
+            outbox_id INTEGER REFERENCES outbox(id),
+            message_id INTEGER REFERENCES messages(id),
+            hard INTEGER NOT NULL,
+            status TEXT NOT NULL
+        );
+        -- List-Unsubscribe: the kind of mail (digest | reminder | observer) an address
+        -- no longer gets, for one game (observer, reminder) or all (game_id 0)
+        CREATE TABLE unsubscribed (
+            email TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            game_id INTEGER NOT NULL DEFAULT 0,
+            at REAL NOT NULL,
+            PRIMARY KEY (email, kind, game_id)
+        );
+        -- webhooks: a player's own ('notify webhook URL'), and a game's (the organiser's)
+        CREATE TABLE webhooks (
+            email TEXT PRIMARY KEY,
+            url TEXT NOT NULL,
+            set_at REAL NOT NULL
+        );
+        ALTER TABLE games ADD COLUMN webhook TEXT;
+        -- the calls to make, after the commit, retried like mail; owner: the player whose
+        -- hook it is (told by mail when it fails for good), NULL for the organiser's
+        CREATE TABLE hook_calls (
+            id INTEGER PRIMARY KEY,
+            url TEXT NOT NULL,
+            owner TEXT,
+            game_id INTEGER REFERENCES games(id),
+            event TEXT NOT NULL,
+            body TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'queued',    -- queued | sending | sent | failed
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at REAL,
+            claimed_by TEXT,
+            claimed_at REAL,
+            last_error TEXT,
+            created_at REAL NOT NULL,
+            sent_at REAL
+        );
+        CREATE INDEX hook_calls_status ON hook_calls(status);
+        -- notices to the referee's operator, each sent (or logged) once: its key
+        CREATE TABLE operator_notices (
+            key TEXT PRIMARY KEY,
+            game_id INTEGER,
+            at REAL NOT NULL
+        );
+        """,
+    ),
+    (
         "0012-tournaments",
         """
         -- issue 26: events of many games. A tournament's entries, then its schedule: each

@@ -30,9 +30,12 @@ def game_ids(conn: sqlite3.Connection) -> list[int]:
 
 
 def page_sources(conn: sqlite3.Connection) -> list[sqlite3.Row]:
-    """Every game's row and its players' sides, addresses and names (``who``), by id."""
+    """Every game's row, its players' sides, addresses and names (``who``) and how many
+    messages its players sent (``said``: published at the end on opt-in), by id."""
     return conn.execute(
         "SELECT g.id, g.name, g.record, g.status, g.result, g.created_at, g.updated_at, "
         "g.rated, (SELECT group_concat(p.side || ':' || p.email || ':' || p.name, '|') "
-        "FROM players p WHERE p.game_id = g.id) AS who FROM games g ORDER BY g.id"
+        "FROM players p WHERE p.game_id = g.id) AS who, "
+        "(SELECT count(*) FROM said s WHERE s.game_id = g.id) AS said "
+        "FROM games g ORDER BY g.id"
     ).fetchall()

@@ -9,11 +9,11 @@ Realm subclasses it (``pbem.rules.medieval.game``): same adapter, another Varian
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from pbem.errors import Diagnostic, RuleError
 from pbem.rules.classic import legal, turns
-from pbem.rules.classic.actions import Dislodged, Move, MovedOff, Pass, Placement, Refilled
+from pbem.rules.classic.actions import Dislodged, Move, MovedOff, Refilled
 from pbem.rules.classic.movement import has_move
 from pbem.rules.classic.pieces import PIECE_BY_CODE
 from pbem.rules.classic.position import Board, Position, initial_position
@@ -21,6 +21,7 @@ from pbem.rules.classic.ruleset import CLASSIC_RULES, OPTION_HELP, Ruleset
 from pbem.rules.game import (
     ALTERNATIVES,
     END_WORDS,
+    JSONObject,
     Mark,
     NotationWords,
     Phase,
@@ -33,7 +34,7 @@ from pbem.rules.game import (
     with_article,
 )
 from pbem.rules.geometry import CENTER, SQUARE_NAMES, parse_square, square_name
-from pbem.rules.move_turns import MoveTurn, MoveTurnGame
+from pbem.rules.move_turns import MoveTurn, MoveTurnGame, Pass, Placement
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.repairs import resolve_with_repairs, square_at, square_readings
 from pbem.rules.written import (
@@ -84,7 +85,9 @@ def action_text(action: Move | Placement | Pass, board: Board) -> ActionText:
 
 
 def canonical_of(resolved: Resolved) -> ActionText:
-    return action_text(resolved.action, resolved.board)
+    """``Resolved.writer`` of Classic and Medieval (whose Resolved hold their own values)."""
+    return action_text(cast("Move | Placement | Pass", resolved.action),
+                       cast(Board, resolved.board))
 
 
 # -- reading moves ---------------------------------------------------------------------------
@@ -95,7 +98,10 @@ def _check_letter(position: Position, letter: str, sq: int, what: str) -> None:
         return
     variant = position.variant
     kind = _KIND_OF.get(letter)
-    wrote = variant.names[kind][0] if kind in variant.names else f"piece {letter}"
+    wrote = (
+        variant.names[kind][0] if kind is not None and kind in variant.names
+        else f"piece {letter}"
+    )
     raise RuleError(
         "move.letter",
         f"{what} on {square_name(sq)} is {variant.piece_words(p)}, written "
@@ -164,7 +170,7 @@ def _attempt_move(
     return after, resolved
 
 
-class ClassicGame(MoveTurnGame):
+class ClassicGame(MoveTurnGame[Ruleset, Position, turns.TurnState]):
     name: ClassVar[str] = "classic"
     title: ClassVar[str] = "Classic Realm"
     json_name: ClassVar[str] = "classic"
@@ -216,7 +222,8 @@ class ClassicGame(MoveTurnGame):
         return self.rules
 
     def ruleset_from(
-        self, options: Mapping[str, Any], parent: Any = None, name: str | None = None
+        self, options: Mapping[str, object], parent: Ruleset | None = None,
+        name: str | None = None,
     ) -> Ruleset:
         return (parent or self.rules).with_options(options, name)
 
@@ -226,7 +233,7 @@ class ClassicGame(MoveTurnGame):
         return "true or false"
 
     # -- play ----------------------------------------------------------------------------
-    def initial(self, ruleset: Any) -> Position:
+    def initial(self, ruleset: Ruleset) -> Position:
         return initial_position(ruleset)
 
     def start_moves(self, position: Position) -> turns.TurnState:
@@ -337,7 +344,7 @@ class ClassicGame(MoveTurnGame):
         return _END_WORDS.get(end) or END_WORDS.get(end, "the game is not over")
 
     # -- interchange ---------------------------------------------------------------------------
-    def position_to_json(self, pos: Position) -> dict[str, Any]:
+    def position_to_json(self, pos: Position) -> JSONObject:
         data: dict[str, Any] = {
             "game": self.json_name,
             "phase": pos.phase.value,
@@ -348,11 +355,11 @@ class ClassicGame(MoveTurnGame):
         data["result"] = pos.result
         return data
 
-    def json_extras(self, pos: Position) -> dict[str, Any]:
+    def json_extras(self, pos: Position) -> JSONObject:
         """The game's own keys of the JSON besides the board (Medieval: ``off``)."""
         return {}
 
-    def position_from_json(self, data: Mapping[str, Any]) -> Position:
+    def position_from_json(self, data: JSONObject) -> Position:
         """The board, phase, side to move, pieces moved off and result back from the JSON
         (with the game's standard rules; the placement rules while in set-up)."""
         board: list[Any] = [None] * len(SQUARE_NAMES)
@@ -373,7 +380,7 @@ class ClassicGame(MoveTurnGame):
         )
 
 
-    def snapshot_data(self, position: Position) -> dict[str, Any]:
+    def snapshot_data(self, position: Position) -> JSONObject:
         """Every field of the position as plain JSON values (the referee's snapshot)."""
         return {
             "ruleset": position.ruleset.options(),
@@ -388,7 +395,7 @@ class ClassicGame(MoveTurnGame):
             "end": position.end,
         }
 
-    def position_from_snapshot(self, data: Mapping[str, Any]) -> Position:
+    def position_from_snapshot(self, data: JSONObject) -> Position:
         """KeyError, TypeError or ValueError for data that is no snapshot of this game."""
         options = dict(data["ruleset"])
         name = options.pop("name")

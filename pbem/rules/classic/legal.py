@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pbem.rules.classic.actions import Move, Pass, Placement
+from pbem.rules.classic.actions import Move
 from pbem.rules.classic.movement import (
     dislodge_candidates,
     paths_from,
     realm_counts,
     refill_candidates,
 )
-from pbem.rules.classic.position import Phase, Position
+from pbem.rules.classic.position import Position
 from pbem.rules.classic.turns import (
     TurnState,
     apply_move,
@@ -26,7 +26,9 @@ from pbem.rules.classic.turns import (
     may_double,
     placement_squares,
 )
+from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, REALMS
+from pbem.rules.move_turns import Pass, Placement
 
 Turn = tuple[Placement] | tuple[Move, ...] | tuple[Pass]
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 from pbem.rules.classic.pieces import Piece
 from pbem.rules.classic.ruleset import CLASSIC_RULES, Ruleset
+from pbem.rules.classic.variant import Variant
 from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, IS_CENTER, REALM_SQUARES, REALMS, SQUARES
 from pbem.rules.pieces import Kind, Side
@@ -37,7 +38,8 @@ class Position:
     end: str | None = None
 
     @property
-    def variant(self):  # -> Variant (annotated loosely: the hooks are duck-typed)
+    def variant(self) -> Variant:
+        """The engine's hooks for this game: Classic's, or Medieval's subclass."""
         return self.ruleset.variant
 
     # -- the record's numbering ---------------------------------------------------

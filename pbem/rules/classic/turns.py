@@ -13,17 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from pbem.errors import RuleError
-from pbem.rules.classic.actions import (
-    Dislodged,
-    Event,
-    GameEnded,
-    Move,
-    MovedOff,
-    Pass,
-    Placed,
-    Placement,
-    Refilled,
-)
+from pbem.rules.classic.actions import Dislodged, Event, Move, MovedOff, Placed, Refilled
 from pbem.rules.classic.movement import (
     check_path,
     dislodge_candidates,
@@ -31,9 +21,10 @@ from pbem.rules.classic.movement import (
     refill_candidates,
 )
 from pbem.rules.classic.pieces import Piece, piece
-from pbem.rules.classic.position import Phase, Position
+from pbem.rules.classic.position import Position
+from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, IS_CENTER, REALM_OF, realm_name, square_name
-from pbem.rules.move_turns import DRAW, check_playing
+from pbem.rules.move_turns import DRAW, GameEnded, Pass, Placement, check_playing
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.values import quick
 

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from pbem.errors import Diagnostic, RuleError
 from pbem.rules.game import (
+    JSONObject,
     Mark,
     NotationWords,
     Phase,
@@ -123,7 +124,7 @@ def _sample(lines: list[Line], cap: int) -> list[Line]:
     return captures + others[: max(room, 0)]
 
 
-class ModernGame(MoveTurnGame):
+class ModernGame(MoveTurnGame[ModernRules, Position, turns.TurnState]):
     name: ClassVar[str] = "modern"
     title: ClassVar[str] = "Modern Realm"
     json_name: ClassVar[str] = "modern"
@@ -166,7 +167,8 @@ class ModernGame(MoveTurnGame):
         return MODERN
 
     def ruleset_from(
-        self, options: Mapping[str, Any], parent: Any = None, name: str | None = None
+        self, options: Mapping[str, object], parent: ModernRules | None = None,
+        name: str | None = None,
     ) -> ModernRules:
         return modern_rules(merged_options((parent or MODERN).options(), options, name))
 
@@ -174,7 +176,7 @@ class ModernGame(MoveTurnGame):
         return "standard, placement, or a map from square to piece"
 
     # -- play ------------------------------------------------------------------------------
-    def initial(self, ruleset: Any) -> Position:
+    def initial(self, ruleset: ModernRules) -> Position:
         return initial_position(ruleset)
 
     def start_moves(self, position: Position) -> turns.TurnState:
@@ -274,12 +276,12 @@ class ModernGame(MoveTurnGame):
             out.append(PieceMoves(s, board[s], tuple(examples), sum(g.count for g in groups)))  # type: ignore[arg-type]
         return out
 
-    def legal_listing(self, position: Position, *, every: bool = False) -> dict[str, Any]:
+    def legal_listing(self, position: Position, *, every: bool = False) -> JSONObject:
         """``pbem moves`` for Modern Realm: per movable piece, its lines grouped by the
         Realm they end in, each group with its count, how many capture, and examples
         (all of them with ``every``, up to ``LISTING_CAP`` lines a group)."""
         playing = position.phase is not Phase.OVER
-        listing: dict[str, Any] = {
+        listing: JSONObject = {
             "phase": position.phase.value,
             "to_move": position.to_move.key if playing else None,
             "turn": position.turn_label() if playing else None,
@@ -314,9 +316,9 @@ class ModernGame(MoveTurnGame):
         listing["pass"] = not listing["moves"]
         return listing
 
-    def format_listing(self, listing: dict[str, Any]) -> str:
+    def format_listing(self, listing: JSONObject) -> str:
         if listing["phase"] != "play" or listing["pass"]:
-            return super().format_listing(listing)  # type: ignore[no-any-return]
+            return super().format_listing(listing)
         side = listing["to_move"].capitalize()
         lines = [f"{side} to move, turn {listing['turn']}: lines by the Realm they end in"]
         for square, groups in listing["realms"].items():
@@ -381,7 +383,7 @@ class ModernGame(MoveTurnGame):
         return words
 
     # -- interchange ----------------------------------------------------------------------
-    def position_to_json(self, pos: Position) -> dict[str, Any]:
+    def position_to_json(self, pos: Position) -> JSONObject:
         return {
             "game": self.json_name,
             "phase": pos.phase.value,
@@ -395,7 +397,7 @@ class ModernGame(MoveTurnGame):
             "result": pos.result,
         }
 
-    def snapshot_data(self, pos: Position) -> dict[str, Any]:
+    def snapshot_data(self, pos: Position) -> JSONObject:
         """Everything in the position, as plain JSON values (the referee keeps one a turn)."""
         return {
             "ruleset": pos.ruleset.options(),
@@ -412,7 +414,7 @@ class ModernGame(MoveTurnGame):
             "end": pos.end,
         }
 
-    def position_from_snapshot(self, data: Mapping[str, Any]) -> Position:
+    def position_from_snapshot(self, data: JSONObject) -> Position:
         board: list[Piece | None] = [None] * len(SQUARE_NAMES)
         for name, code in data["board"].items():
             board[parse_square(name)] = PIECE_BY_CODE[code]
@@ -428,7 +430,7 @@ class ModernGame(MoveTurnGame):
             data["end"],
         )
 
-    def position_from_json(self, data: Mapping[str, Any]) -> Position:
+    def position_from_json(self, data: JSONObject) -> Position:
         board: list[Piece | None] = [None] * len(SQUARE_NAMES)
         for name, code in data["board"].items():
             board[parse_square(name)] = PIECE_BY_CODE[code]

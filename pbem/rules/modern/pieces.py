@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.rules.geometry import CENTER, HALF, REALM_OF, REALMS, SQUARES, square_name
-from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.pieces import BoardPiece, Kind, Piece, Side
 
 Board = tuple[Piece | None, ...]
 EMPTY_BOARD: Board = (None,) * len(SQUARES)
@@ -24,7 +24,7 @@ IS_TARGET: tuple[tuple[bool, ...], tuple[bool, ...]] = (
 _NAMES = {Kind.ENFORCER: "Agent", Kind.POWER: "Counter-Agent", Kind.BASE: "HQ"}
 
 
-def name_of(piece: Piece) -> str:
+def name_of(piece: BoardPiece) -> str:
     return _NAMES[piece.kind]
 
 

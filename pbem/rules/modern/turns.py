@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.errors import RuleError
+from pbem.rules.game import Phase
 from pbem.rules.geometry import (
     BORDER_SQUARES,
     CENTER,
@@ -30,7 +31,7 @@ from pbem.rules.modern.pieces import (
     is_mobile,
     realm_counts,
 )
-from pbem.rules.modern.position import Phase, Position
+from pbem.rules.modern.position import Position
 from pbem.rules.move_turns import DRAW, WIN, GameEnded, Placement, check_playing
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.values import quick

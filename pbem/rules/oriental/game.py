@@ -9,10 +9,11 @@ groups (``warning``) when the ruleset has the option.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from pbem.errors import RuleError
 from pbem.rules.game import (
+    JSONObject,
     NotationWords,
     Phase,
     PieceMoves,
@@ -24,7 +25,7 @@ from pbem.rules.game import (
 from pbem.rules.geometry import SQUARE_NAMES, parse_square, square_name
 from pbem.rules.move_turns import MoveTurn, MoveTurnGame, Pass, Placement
 from pbem.rules.oriental import turns
-from pbem.rules.oriental.pieces import EMPEROR, MANDARIN, name_of
+from pbem.rules.oriental.pieces import EMPEROR, MANDARIN, Board, name_of
 from pbem.rules.oriental.position import Position, initial_position
 from pbem.rules.oriental.rules import OPTION_HELP, ORIENTAL, OrientalRules, oriental_rules
 from pbem.rules.oriental.turns import Move
@@ -57,9 +58,10 @@ _END_WORDS = {
 OrientalTurn = MoveTurn[Position, turns.TurnState]
 
 
-def action_text(action: Move | Placement | Pass, board: Any) -> ActionText:
+def action_text(action: Move | Placement | Pass, board: Board) -> ActionText:
     if isinstance(action, Move):
         p = board[action.frm]
+        assert p is not None  # a move's piece is on its first square
         return MoveText(p.kind.value, (SQUARE_TEXTS[action.frm], SQUARE_TEXTS[action.to]))
     if isinstance(action, Placement):
         return PlacementText(action.kind.value, SQUARE_TEXTS[action.square])
@@ -67,7 +69,9 @@ def action_text(action: Move | Placement | Pass, board: Any) -> ActionText:
 
 
 def canonical_of(resolved: Resolved) -> ActionText:
-    return action_text(resolved.action, resolved.board)
+    """``Resolved.writer`` of Oriental Realm (whose Resolved hold its own values)."""
+    return action_text(cast("Move | Placement | Pass", resolved.action),
+                       cast(Board, resolved.board))
 
 
 def group_words(group: Sequence[int]) -> str:
@@ -87,7 +91,7 @@ def warning_words(position: Position) -> list[str]:
     ]
 
 
-class OrientalGame(MoveTurnGame):
+class OrientalGame(MoveTurnGame[OrientalRules, Position, turns.TurnState]):
     name: ClassVar[str] = "oriental"
     title: ClassVar[str] = "Oriental Realm"
     json_name: ClassVar[str] = "oriental"
@@ -125,7 +129,8 @@ class OrientalGame(MoveTurnGame):
         return ORIENTAL
 
     def ruleset_from(
-        self, options: Mapping[str, Any], parent: Any = None, name: str | None = None
+        self, options: Mapping[str, object], parent: OrientalRules | None = None,
+        name: str | None = None,
     ) -> OrientalRules:
         return oriental_rules(merged_options((parent or ORIENTAL).options(), options, name))
 
@@ -135,7 +140,7 @@ class OrientalGame(MoveTurnGame):
         return "true or false"
 
     # -- play ------------------------------------------------------------------------------
-    def initial(self, ruleset: Any) -> Position:
+    def initial(self, ruleset: OrientalRules) -> Position:
         return initial_position(ruleset)
 
     def placement_kind(self, text: PlacementText) -> Kind:
@@ -201,7 +206,7 @@ class OrientalGame(MoveTurnGame):
     def _next_moves(self, moves: turns.TurnState) -> list[Move]:
         board = moves.position.board
         pending = moves.pending if moves.realm is not None else None
-        out = []
+        out: list[Move] = []
         for s, p in enumerate(board):
             if p is None or p.side is not moves.position.to_move:
                 continue
@@ -237,7 +242,7 @@ class OrientalGame(MoveTurnGame):
         if position.phase is not Phase.PLAY:
             return []
         board = position.board
-        out = []
+        out: list[PieceMoves] = []
         for s, p in enumerate(board):
             if p is None or p.side is not position.to_move:
                 continue
@@ -270,7 +275,7 @@ class OrientalGame(MoveTurnGame):
 
     def describe_next(self, position: Position) -> str:
         """Who moves next, and the Warning Option's notices (when the ruleset has it)."""
-        text: str = super().describe_next(position)  # type: ignore[misc]
+        text = super().describe_next(position)
         notes = warning_words(position) if position.phase is Phase.PLAY else []
         return ". ".join([text, *notes])
 
@@ -294,7 +299,7 @@ class OrientalGame(MoveTurnGame):
         return _END_WORDS.get(position.end or "", position.end or "unfinished")
 
     # -- interchange ----------------------------------------------------------------------
-    def position_to_json(self, pos: Position) -> dict[str, Any]:
+    def position_to_json(self, pos: Position) -> JSONObject:
         data: dict[str, Any] = {
             "game": self.json_name,
             "phase": pos.phase.value,
@@ -312,7 +317,7 @@ class OrientalGame(MoveTurnGame):
         data["result"] = pos.result
         return data
 
-    def snapshot_data(self, pos: Position) -> dict[str, Any]:
+    def snapshot_data(self, pos: Position) -> JSONObject:
         """Everything in the position, as plain JSON values (the referee keeps one a turn)."""
         return {
             "ruleset": pos.ruleset.options(),
@@ -325,7 +330,7 @@ class OrientalGame(MoveTurnGame):
             "surrounded": [SQUARE_NAMES[s] for s in pos.surrounded],
         }
 
-    def position_from_snapshot(self, data: Mapping[str, Any]) -> Position:
+    def position_from_snapshot(self, data: JSONObject) -> Position:
         return Position(
             oriental_rules(data["ruleset"]),
             _board(data["board"]),
@@ -337,7 +342,7 @@ class OrientalGame(MoveTurnGame):
             tuple(parse_square(s) for s in data["surrounded"]),
         )
 
-    def position_from_json(self, data: Mapping[str, Any]) -> Position:
+    def position_from_json(self, data: JSONObject) -> Position:
         board: list[Piece | None] = [None] * len(SQUARE_NAMES)
         for name, code in data["board"].items():
             board[parse_square(name)] = PIECE_BY_CODE[code]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.rules.geometry import RAYS, SQUARES, square_name
-from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.pieces import BoardPiece, Kind, Piece, Side
 
 Board = tuple[Piece | None, ...]
 EMPTY_BOARD: Board = (None,) * len(SQUARES)
@@ -29,7 +29,7 @@ OPPOSITE_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
 )
 
 
-def name_of(piece: Piece) -> str:
+def name_of(piece: BoardPiece) -> str:
     """The piece's name in this game."""
     return "Emperor" if piece.kind is Kind.POWER else "Mandarin"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.errors import RuleError
+from pbem.rules.game import Phase
 from pbem.rules.geometry import (
     RAYS,
     REALM_OF,
@@ -31,7 +32,7 @@ from pbem.rules.oriental.pieces import (
     Board,
     describe_at,
 )
-from pbem.rules.oriental.position import Phase, Position
+from pbem.rules.oriental.position import Position
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.values import quick
 

@@ -10,10 +10,11 @@ land on one of those empty neighbours. Positions already searched are skipped.
 
 from __future__ import annotations
 
+from pbem.rules.game import Phase
 from pbem.rules.geometry import REALM_SQUARES, REALMS
 from pbem.rules.oriental.groups import groups_of, is_surrounded, liberties, surrounded_next_to
 from pbem.rules.oriental.pieces import Board
-from pbem.rules.oriental.position import Phase, Position
+from pbem.rules.oriental.position import Position
 from pbem.rules.oriental.turns import Move, destinations
 from pbem.rules.pieces import Side
 

@@ -7,6 +7,7 @@ notation for what it played; ``pbem.notation.format`` then turns it into text.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from pbem.rules.game import Resolved
 from pbem.rules.geometry import CENTER
@@ -72,8 +73,13 @@ def action_text(action: Action, events: Sequence[Event], board: Board) -> Action
 
 
 def canonical_of(resolved: Resolved) -> ActionText:
-    """``Resolved.writer`` of the Featured Game."""
-    return action_text(resolved.action, resolved.events, resolved.board)
+    """``Resolved.writer`` of the Featured Game (whose Resolved hold its own actions,
+    events and pieces)."""
+    return action_text(
+        cast(Action, resolved.action),
+        cast("tuple[Event, ...]", resolved.events),
+        cast(Board, resolved.board),
+    )
 
 
 def _item(s: int, p: Piece) -> ItemText:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbem.errors import RuleError
+from pbem.rules.game import Phase
 from pbem.rules.pieces import Side
-from pbem.rules.realm.position import Phase, Position
+from pbem.rules.realm.position import Position
 from pbem.rules.realm.scoring import score
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")

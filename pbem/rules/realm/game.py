@@ -8,9 +8,9 @@ sacrifice first, where the ruleset has it): ``FeaturedTurn`` holds either.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from pbem.errors import RuleError
 from pbem.rules.game import (
@@ -18,6 +18,7 @@ from pbem.rules.game import (
     END_WORDS,
     ActionRuleError,
     Game,
+    JSONObject,
     Mark,
     Phase,
     PieceMoves,
@@ -28,13 +29,14 @@ from pbem.rules.game import (
     result_words,
 )
 from pbem.rules.geometry import CENTER, SQUARE_NAMES, parse_square
-from pbem.rules.pieces import PIECE_BY_CODE, Kind, Side
+from pbem.rules.pieces import PIECE_BY_CODE, BoardPiece, Kind, Piece, Side
 from pbem.rules.realm import endings, legal, listing, turns, words
 from pbem.rules.realm.actions import (
     BaseCaptured,
     BaseCreated,
     EnforcerCreated,
     EnforcerImmobilised,
+    Move,
     Placement,
     Rearrangement,
 )
@@ -80,13 +82,17 @@ class FeaturedTurn:
     done: Position
 
 
+#: the turn state: the position before the first action, the rules' own TurnState
+#: once Moves are under way, a FeaturedTurn after a whole-turn action
+FeaturedState = Position | turns.TurnState | FeaturedTurn
+
 _SINGLE = (
     "a set-up placement, a Rearrangement or a pass is the whole turn: "
     "nothing else may be joined to it with a comma"
 )
 
 
-class FeaturedGame(Game):
+class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
     name = "featured"
     title = "the Featured Game"
     aliases = ("realm",)
@@ -106,7 +112,8 @@ class FeaturedGame(Game):
         return FEATURED
 
     def ruleset_from(
-        self, options: Mapping[str, Any], parent: Any = None, name: str | None = None
+        self, options: Mapping[str, object], parent: Ruleset | None = None,
+        name: str | None = None,
     ) -> Ruleset:
         return (parent or FEATURED).with_options(options, name)
 
@@ -114,17 +121,21 @@ class FeaturedGame(Game):
         return option_range(option)
 
     # -- play -----------------------------------------------------------------------
-    def initial(self, ruleset: Any) -> Position:
+    def initial(self, ruleset: Ruleset) -> Position:
         return initial_position(ruleset)
 
-    def begin_turn(self, position: Position, actions: Sequence[ActionText] = ()) -> Any:
+    def begin_turn(
+        self, position: Position, actions: Sequence[ActionText] = ()
+    ) -> FeaturedState:
         if len(actions) > 1 and not _MOVING_TYPES.issuperset(map(type, actions)):
             for i, a in enumerate(actions):
                 if i and type(a) not in _MOVING_TYPES and not isinstance(a, _MOVING):
                     raise ActionRuleError("turn.single", _SINGLE, index=i)
         return position
 
-    def resolve_action(self, state: Any, text: ActionText) -> tuple[Any, Resolved]:
+    def resolve_action(
+        self, state: FeaturedState, text: ActionText
+    ) -> tuple[FeaturedState, Resolved]:
         """``state``: the position before the first action, the rules' own TurnState once
         Moves are under way, a FeaturedTurn after a whole-turn action."""
         moving = type(text) in _MOVING_TYPES or isinstance(text, _MOVING)
@@ -155,25 +166,25 @@ class FeaturedGame(Game):
             return resolve_move(moves, text)
         return resolve_sacrifice(moves, text)  # type: ignore[arg-type]
 
-    def state_position(self, state: Any) -> Position:
+    def state_position(self, state: FeaturedState) -> Position:
         if isinstance(state, turns.TurnState):
             return state.position
         return state.done if isinstance(state, FeaturedTurn) else state
 
-    def finish_turn(self, state: Any) -> Position:
+    def finish_turn(self, state: FeaturedState) -> Position:
         if isinstance(state, turns.TurnState):
             return turns.finish_turn(state)
         if isinstance(state, FeaturedTurn):
             return state.done
         return turns.finish_turn(turns.begin_turn(state))
 
-    def can_continue(self, state: Any) -> bool:
+    def can_continue(self, state: FeaturedState) -> bool:
         if isinstance(state, turns.TurnState):
             return not state.over
         return not isinstance(state, FeaturedTurn)
 
     def explain_refusal(
-        self, state: FeaturedTurn, text: ActionText, error: RuleError
+        self, state: FeaturedState, text: ActionText, error: RuleError
     ) -> tuple[str, tuple[str, ...]]:
         """Where the rules refused a move of the mover's own movable piece and name no
         choices themselves, the options are that piece's legal moves (when there are
@@ -204,7 +215,7 @@ class FeaturedGame(Game):
             format_action(action_text(m, turns.apply_move(moves, m)[1], board)) for m in found
         )
 
-    def legal_actions(self, state: Any) -> list[ActionText]:
+    def legal_actions(self, state: FeaturedState) -> list[ActionText]:
         if not isinstance(state, turns.TurnState):
             if isinstance(state, FeaturedTurn):
                 return []
@@ -212,7 +223,7 @@ class FeaturedGame(Game):
             board = position.board
             out: list[ActionText] = []
             for a in legal.legal_actions(position):
-                if isinstance(a, turns.Move):
+                if isinstance(a, Move):
                     events = turns.apply_move(turns.begin_turn(position), a)[1]
                     out.append(action_text(a, events, board))
                 else:
@@ -250,10 +261,10 @@ class FeaturedGame(Game):
             for sq, texts in found.items()
         ]
 
-    def legal_listing(self, position: Position, *, every: bool = False) -> dict[str, Any]:
+    def legal_listing(self, position: Position, *, every: bool = False) -> JSONObject:
         return listing.legal_listing(position, every=every)
 
-    def format_listing(self, data: dict[str, Any]) -> str:
+    def format_listing(self, data: JSONObject) -> str:
         return listing.format_listing(data)
 
     # -- the end ----------------------------------------------------------------------
@@ -280,10 +291,10 @@ class FeaturedGame(Game):
         return endings.end_by_agreement(position)
 
     # -- interchange --------------------------------------------------------------------
-    def position_to_json(self, pos: Position) -> dict[str, Any]:
+    def position_to_json(self, pos: Position) -> JSONObject:
         """notation.md's position; ``sacrificed`` only where Powers were sacrificed (a
         variation), so the Featured Game's JSON is exactly the documented one."""
-        data: dict[str, Any] = {
+        data: JSONObject = {
             "game": self.json_name,
             "phase": pos.phase.value,
             "to_move": None if pos.phase is Phase.OVER else pos.to_move.key,
@@ -304,16 +315,16 @@ class FeaturedGame(Game):
             data["sacrificed"] = {s.key: pos.sacrificed[s] for s in Side}
         return data
 
-    def position_from_json(self, data: Mapping[str, Any]) -> Position:
+    def position_from_json(self, data: JSONObject) -> Position:
         """The board, the side to move, the phase and the counts back from the JSON (the
         ruleset is the Featured Game's; streaks of Rearrangements are not in the JSON)."""
-        board = [None] * len(SQUARE_NAMES)
+        board: list[Piece | None] = [None] * len(SQUARE_NAMES)
         for name, code in data["board"].items():
             board[parse_square(name)] = PIECE_BY_CODE[code]
         supply = data["supply"]
         ruleset = FEATURED
 
-        def pair(f: Any) -> tuple[int, int]:
+        def pair(f: Callable[[Side], int]) -> tuple[int, int]:
             return (f(Side.WHITE), f(Side.BLACK))
 
         phase = Phase(data["phase"])
@@ -332,10 +343,10 @@ class FeaturedGame(Game):
             result=data.get("result"),
         )
 
-    def snapshot_data(self, position: Position) -> dict[str, Any]:
+    def snapshot_data(self, position: Position) -> JSONObject:
         return snapshot_data(position)
 
-    def position_from_snapshot(self, data: Mapping[str, Any]) -> Position:
+    def position_from_snapshot(self, data: JSONObject) -> Position:
         return position_from_snapshot(dict(data))
 
     # -- words and pictures ---------------------------------------------------------------
@@ -422,19 +433,21 @@ class FeaturedGame(Game):
             "(N E S W), E# immobilised; o empty Center"
         )
 
-    def text_cell(self, piece: Any) -> str:
+    def text_cell(self, piece: BoardPiece) -> str:
         text = piece.side.letter + piece.kind.value
         if piece.kind is Kind.ENFORCER:
-            text += "#" if piece.facing is None else _ARROW[piece.facing]
+            facing = _own(piece).facing
+            text += "#" if facing is None else _ARROW[facing]
         return text.ljust(3)
 
-    def frame_char(self, piece: Any) -> str:
+    def frame_char(self, piece: BoardPiece) -> str:
         if piece.kind is Kind.BASE:
             c = "B"
         elif piece.kind is Kind.POWER:
             c = "P"
         else:
-            c = "U" if piece.facing is None else "NESW"[piece.facing]
+            facing = _own(piece).facing
+            c = "U" if facing is None else "NESW"[facing]
         return c if piece.side is Side.WHITE else c.lower()
 
     def frame_legend(self) -> dict[str, tuple[str, str, str, str | None]]:
@@ -446,12 +459,13 @@ class FeaturedGame(Game):
                 out[case(f)] = (side, "triangle", "Enforcer", f)
         return out
 
-    def facing_of(self, piece: Any) -> str | None:
+    def facing_of(self, piece: BoardPiece) -> str | None:
         if piece.kind is not Kind.ENFORCER:
             return None
-        return "U" if piece.facing is None else piece.facing.letter
+        facing = _own(piece).facing
+        return "U" if facing is None else facing.letter
 
-    def realm_owner(self, board: tuple[Any, ...], realm: int) -> Side | None:
+    def realm_owner(self, board: tuple[BoardPiece | None, ...], realm: int) -> Side | None:
         p = board[CENTER[realm]]
         return p.side if p is not None and p.kind is Kind.BASE else None
 
@@ -462,7 +476,7 @@ class FeaturedGame(Game):
             marks.append(Mark("outline", (action.square,), "placed"))
         elif isinstance(action, Rearrangement):
             marks.append(Mark("realm", (CENTER[action.realm],), "rearranged"))
-        elif isinstance(action, turns.Move):
+        elif isinstance(action, Move):
             marks.append(Mark("path", (action.frm, action.to)))
         for ev in resolved.events:
             if isinstance(ev, BaseCaptured):
@@ -474,8 +488,8 @@ class FeaturedGame(Game):
                 marks.append(Mark("badge", (ev.square,), f"created {kind}", "+"))
         return tuple(marks)
 
-    def piece_words(self, piece: Any, square: int) -> str:
-        return words.piece_on(piece, square)
+    def piece_words(self, piece: BoardPiece, square: int) -> str:
+        return words.piece_on(_own(piece), square)
 
     def position_words(self, position: Position) -> list[str]:
         return [
@@ -484,6 +498,11 @@ class FeaturedGame(Game):
             f"Realms controlled: White {position.realms_controlled(Side.WHITE)}, "
             f"Black {position.realms_controlled(Side.BLACK)}.",
         ]
+
+
+def _own(piece: BoardPiece) -> Piece:
+    """A piece the Featured Game was handed back: always one of its own (with a facing)."""
+    return cast(Piece, piece)
 
 
 _AHEAD = {"1-0": "White ahead", "0-1": "Black ahead", "1/2-1/2": "level"}

@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations, product
 
+from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, DIRECTIONS, IS_CENTER, REALM_OF, REALM_SQUARES, REALMS
 from pbem.rules.pieces import Kind, Piece, Side, enforcer, power
 from pbem.rules.realm.actions import Action, Move, Pass, Placement, Rearrangement, Sacrifice
 from pbem.rules.realm.movement import stops
-from pbem.rules.realm.position import Phase, Position
+from pbem.rules.realm.position import Position
 from pbem.rules.realm.setup import expected_kind, legal_base_realms, legal_power_squares
 from pbem.rules.realm.special_events import enforcer_creation_squares, mobile_enemy_enforcers
 from pbem.rules.realm.turns import TurnState, begin_turn, blocked_by_limit, sacrifices

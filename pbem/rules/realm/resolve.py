@@ -327,10 +327,10 @@ def _keys_text(keys: list[EventKey]) -> str:
 
 
 def _event_key(ev: Event) -> EventKey:
-    kind = type(ev)  # the usual events first, by their exact type
-    if kind is BaseCreated:
+    # the usual events first, by their exact type
+    if type(ev) is BaseCreated:
         return ("base", ev.square, None)
-    if kind is EnforcerCreated:
+    if type(ev) is EnforcerCreated:
         return ("enforcer", ev.square, "NESW"[ev.facing])
     if isinstance(ev, BaseCreated):
         return ("base", ev.square, None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pbem.errors import RuleError
+from pbem.rules.game import Phase
 from pbem.rules.geometry import (
     BORDER_SQUARES,
     CENTER,
@@ -16,7 +17,7 @@ from pbem.rules.geometry import (
 )
 from pbem.rules.pieces import Kind, Side, base, power
 from pbem.rules.realm.actions import BaseCreated, Event, Placement
-from pbem.rules.realm.position import Phase, Position, bump
+from pbem.rules.realm.position import Position, bump
 
 
 def expected_kind(position: Position) -> Kind:

@@ -8,6 +8,7 @@ is a RuleError whose ``options`` list what was possible.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import chain
 
 from pbem.errors import RuleError
@@ -32,7 +33,7 @@ from pbem.rules.realm.actions import (
 from pbem.rules.realm.position import Board, Pair, Position, bump
 
 
-def _count_powers(board: Board | list[Piece | None], realm: int, side: Side) -> tuple[int, int]:
+def _count_powers(board: Sequence[Piece | None], realm: int, side: Side) -> tuple[int, int]:
     own = enemy = 0
     for s in REALM_SQUARES[realm]:
         p = board[s]
@@ -45,7 +46,7 @@ def _count_powers(board: Board | list[Piece | None], realm: int, side: Side) -> 
 
 
 def base_creation_possible(
-    position: Position, side: Side, realm: int, board: Board | None = None
+    position: Position, side: Side, realm: int, board: Sequence[Piece | None] | None = None
 ) -> bool:
     """``board``: the board to judge (default the position's), e.g. one a move is changing."""
     if board is None:
@@ -59,7 +60,7 @@ def base_creation_possible(
 
 
 def enforcer_creation_squares(
-    position: Position, side: Side, realm: int, board: Board | None = None
+    position: Position, side: Side, realm: int, board: Sequence[Piece | None] | None = None
 ) -> list[int]:
     """Empty squares where a Power stopping in ``realm`` must create an Enforcer, or []."""
     if board is None:
@@ -145,7 +146,9 @@ def _creation_options(squares: list[int]) -> tuple[str, ...]:
 _CREATE_AT = tuple(tuple(f"E{square_name(s)}{d.name}" for d in DIRECTIONS) for s in SQUARES)
 
 
-def _why_no_enforcer(position: Position, board: Board | list, side: Side, realm: int) -> str:
+def _why_no_enforcer(
+    position: Position, board: Sequence[Piece | None], side: Side, realm: int
+) -> str:
     center = board[CENTER[realm]]
     name = realm_name(realm)
     if center is None or center.kind is not Kind.BASE or center.side is not side:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import compress
 
 from pbem.errors import RuleError
+from pbem.rules.game import Phase
 from pbem.rules.geometry import (
     DIRECTIONS,
     IS_CENTER,
@@ -34,7 +35,7 @@ from pbem.rules.realm.actions import (
     Sacrifice,
 )
 from pbem.rules.realm.movement import check_path, check_piece, has_stop
-from pbem.rules.realm.position import Phase, Position, bump
+from pbem.rules.realm.position import Position, bump
 from pbem.rules.realm.scoring import score
 from pbem.rules.realm.special_events import after_enforcer_stop, after_power_stop
 from pbem.rules.values import quick
@@ -137,8 +138,8 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
         position.result, position.end,
     )
     created = state.created
-    if enforcers is not position.enforcers_created:  # an Enforcer was created
-        created = created | {move.create_at}
+    if enforcers is not position.enforcers_created and move.create_at is not None:
+        created = created | {move.create_at}  # an Enforcer was created (always at create_at)
     if bases is not position.bases_created and ruleset.bases == bases[side]:
         after = _end(after, "bases")  # a Base was created, and it was the last
         events.append(GameEnded("bases", after.result or ""))
@@ -375,8 +376,8 @@ def apply_rearrangement(position: Position, action: Rearrangement) -> tuple[Posi
                 "back Powers and Enforcers",
             )
         seen.add(sq)
-        if board[sq] is not None:
-            other = board[sq]
+        other = board[sq]
+        if other is not None:
             raise RuleError(
                 "rearrange.occupied",
                 f"{sname} holds the {other.side.title} {other.kind.title}, which stays where it is",
@@ -431,6 +432,7 @@ def has_legal_turn(position: Position, side: Side) -> bool:
     # it could rearrange. The occupied squares only (an empty square is None), in order
     for s in compress(SQUARES, board):
         p = board[s]
+        assert p is not None  # compress() kept the occupied squares only
         if p.side is side and p.kind is not _BASE:
             if (p.kind is _POWER or p.facing is not None) and has_stop(board, p, s):
                 return True
@@ -446,7 +448,7 @@ def sacrifices(position: Position, side: Side) -> list[Sacrifice]:
     board = position.board
     own_power = power(side)
     stuck = enforcer(side, None)
-    out = []
+    out: list[Sacrifice] = []
     for realm in REALMS:
         squares = REALM_SQUARES[realm]
         powers = [s for s in squares if board[s] == own_power]

@@ -10,8 +10,9 @@ through the game interface (``FeaturedGame.describe_action`` and its siblings).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
-from pbem.rules.game import Resolved, join_words, result_words, with_article
+from pbem.rules.game import Phase, Resolved, join_words, result_words, with_article
 from pbem.rules.geometry import REALM_OF, realm_name, square_name
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.realm.actions import (
@@ -30,7 +31,7 @@ from pbem.rules.realm.actions import (
     Sacrifice,
     direction_word,
 )
-from pbem.rules.realm.position import Phase, Position
+from pbem.rules.realm.position import Position
 from pbem.rules.realm.scoring import score
 from pbem.rules.realm.setup import expected_kind
 
@@ -85,7 +86,9 @@ def describe_action(resolved: Resolved, side: Side) -> str:
     if isinstance(action, Move):
         piece = resolved.board[action.frm]
         kind = piece.kind.title if piece is not None else "piece"
-        events = [e for e in resolved.events if not isinstance(e, GameEnded)]
+        events = [
+            e for e in cast("tuple[Event, ...]", resolved.events) if not isinstance(e, GameEnded)
+        ]
         frm, to = square_name(action.frm), square_name(action.to)
         if not events:
             return f"{who}'s {kind} moved from {frm} to {to}"
