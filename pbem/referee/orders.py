@@ -51,6 +51,7 @@ ARGUMENT_COMMANDS: dict[str, re.Pattern[str]] = {
     "accept-challenge": re.compile(r"accept challenge #?\d+"),
     "decline-challenge": re.compile(r"decline challenge #?\d+"),
     "withdraw-challenge": re.compile(r"withdraw challenge #?\d+"),
+    "moves-after": re.compile(r"moves after \S.{0,400}"),
     "observe": re.compile(r"observe (game )?[g#]?\d+"),
     "unobserve": re.compile(r"unobserve (game )?[g#]?\d+"),
     "name": re.compile(r"name \S.{0,99}"),
