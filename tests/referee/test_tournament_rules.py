@@ -180,3 +180,14 @@ def test_divisions_seeded_by_rating(tmp_path: Path) -> None:
     (game,) = shown["divisions"][1]["games"]
     subject = club.game_mail("ann@club.test", game["game"])["Subject"]
     assert "Club Cup, division 2, round 1, board 1" in subject
+
+
+def test_the_organisers_webhook_is_every_games(tmp_path: Path) -> None:
+    from pbem.referee.store.delivery import game_hook
+
+    club = Club(open_club(tmp_path / "home"))
+    assert club.pbem("tournament", "new", "Hook Cup", "--format", "round-robin",
+                     "--webhook", "ftp://hooks.example/x")[0] == 1
+    games = _started(club, "Hook Cup", "--format", "round-robin", "--webhook",
+                     "https://hooks.example/club", players=PLAYERS[:3])
+    assert {game_hook(club.conn, g) for g in games.values()} == {"https://hooks.example/club"}
