@@ -102,12 +102,11 @@ def commit(unit: Unit) -> None:
             how = game_of(game.position).end_words_after(
                 game.position, unit.turns[-1].label if unit.turns else None)
         game_over(conn, mailer, unit.now, game.id)  # a game of an event: the next round?
-        news: dict[Side, list[str]] = {}
+        on_top: dict[Side, list[str]] = {}
         if unit.turns:
-            played = games.stored_turns(conn, game.id)[-len(unit.turns):]
-            last = "; ".join(f"{label} {text}" for label, text in played)
-            for side in (Side.WHITE, Side.BLACK):
-                news[side] = [f"Played: {last}", *unit.notices,
-                              *unit.private.get(side, [])]
+            ending = games.stored_turns(conn, game.id)[-len(unit.turns):]
+            last = "; ".join(f"{label} {text}" for label, text in ending)
+            for one in (Side.WHITE, Side.BLACK):
+                on_top[one] = [f"Played: {last}", *unit.notices, *unit.private.get(one, [])]
         mailer.results(game, how, inc, row, event=crosstable_for_game(conn, game.id),
-                       news=news)
+                       news=on_top)
