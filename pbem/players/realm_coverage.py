@@ -131,11 +131,12 @@ def coverage_of(playout: Playout) -> Coverage:
             counts["pass"] += 1
             continue
         moves = [s for s in turn if isinstance(s.action, Move)]
+        moved = [s.action for s in turn if isinstance(s.action, Move)]
         for step in turn:
             if any(isinstance(e, PowerSacrificed) for e in step.events):
                 counts["power sacrifice"] += 1
-        starts = {REALM_OF[s.action.frm] for s in moves}  # type: ignore[union-attr]
-        ends = {REALM_OF[s.action.to] for s in moves}  # type: ignore[union-attr]
+        starts = {REALM_OF[m.frm] for m in moved}
+        ends = {REALM_OF[m.to] for m in moved}
         if len(starts) == 1:
             counts[f"dispersal of {min(len(moves), 4)}{'+' if len(moves) >= 4 else ''} "
                    f"piece{'s' if len(moves) > 1 else ''}"] += 1

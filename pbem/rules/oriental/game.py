@@ -74,6 +74,13 @@ def canonical_of(resolved: Resolved) -> ActionText:
                        cast(Board, resolved.board))
 
 
+def _name_on(board: Board, square: int) -> str:
+    """The name of the piece on ``square`` (there is one)."""
+    piece = board[square]
+    assert piece is not None
+    return name_of(piece)
+
+
 def group_words(group: Sequence[int]) -> str:
     return ", ".join(square_name(s) for s in group)
 
@@ -85,7 +92,7 @@ def warning_words(position: Position) -> list[str]:
         f"Warning: {side.title}'s group on {group_words(g)} can be surrounded on "
         f"{side.other.title}'s next turn"
         if len(g) > 1
-        else f"Warning: {side.title}'s {name_of(position.board[g[0]])} on {square_name(g[0])} "  # type: ignore[arg-type]
+        else f"Warning: {side.title}'s {_name_on(position.board, g[0])} on {square_name(g[0])} "
         f"can be surrounded on {side.other.title}'s next turn"
         for g in warnings(position)
     ]
