@@ -237,7 +237,9 @@ def annotated(replay: Replay) -> Replay:
     return replay
 
 
-def _walk(game: GameText, ruleset: GameRuleset | None, strict: bool, readings: _Plan | None) -> Replay:
+def _walk(
+    game: GameText, ruleset: GameRuleset | None, strict: bool, readings: _Plan | None
+) -> Replay:
     """One walk of the whole record; with ``readings``, ambiguities are read as it says."""
     replay = Replay(headers=dict(game.headers), ruleset=ruleset)
     walker = _Walker(replay, strict, readings)
