@@ -101,7 +101,10 @@ class Coverage:
         return [head, *(f"  {f:<{width}}  {self.counts[f]:>7}" for f in FEATURES)]
 
 
-def coverage_of(playout: Playout) -> Coverage:
+def coverage_of(playout: object) -> Coverage:
+    """The rules one Featured Game's playout (``GeneratedGame.playout``) used."""
+    if not isinstance(playout, Playout):
+        raise TypeError(f"not a Featured Game's playout: {type(playout).__name__}")
     cov = Coverage(games=1)
     counts = cov.counts
     rs = playout.ruleset
