@@ -9,7 +9,7 @@ groups (``warning``) when the ruleset has the option.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, cast
+from typing import ClassVar, cast
 
 from pbem.errors import RuleError
 from pbem.rules.game import (
@@ -295,7 +295,7 @@ class OrientalGame(MoveTurnGame[OrientalRules, Position, turns.TurnState]):
 
     # -- interchange ----------------------------------------------------------------------
     def position_to_json(self, pos: Position) -> JSONObject:
-        data: dict[str, Any] = {
+        data: JSONObject = {
             "game": self.json_name,
             "phase": pos.phase.value,
             "to_move": None if pos.phase is Phase.OVER else pos.to_move.key,
@@ -366,7 +366,7 @@ def _group_phrase(resolved: Resolved, group: Sequence[int], owner: Side) -> str:
     return f"{owner.title}'s group on {group_words(group)}"
 
 
-def _codes(board: Any) -> dict[str, str]:
+def _codes(board: Board) -> dict[str, str]:
     return {SQUARE_NAMES[s]: p.side.letter + p.kind.value for s, p in enumerate(board) if p}
 
 
@@ -377,7 +377,7 @@ def _board(codes: Mapping[str, str]) -> tuple[Piece | None, ...]:
     return tuple(board)
 
 
-def _check_letter(board: Any, letter: str, sq: int) -> None:
+def _check_letter(board: Board, letter: str, sq: int) -> None:
     p = board[sq]
     if p is None or p.kind.value == letter:
         return
