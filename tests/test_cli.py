@@ -58,7 +58,7 @@ def test_validate_json_reports_the_annotated_sample_game_s_annotations(capsys):
     assert first == {"turn": "7w", "line": 16, "column": 15, "mark": "!",
                      "comment": "White takes the h5 Realm at once.", "variation": None}
     (variation,) = [a["variation"] for a in rest if a["variation"] is not None]
-    assert variation["valid"] is True and variation["text"].startswith("[14...Pl4l10,")
+    assert variation["valid"] is True and variation["text"].startswith("[14...Pl4l10 {")
     assert not any("annotation" in w["message"] for w in data["warnings"])
 
 

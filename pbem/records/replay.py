@@ -184,7 +184,8 @@ def replay_variation(
     line: GameText, ruleset: GameRuleset | None, before: GamePosition
 ) -> Replay:
     """A variation's line played from ``before``, the position before the turn it
-    replaces (its own variations checked too)."""
+    replaces (its own variations checked too): what validate checks and the viewers
+    step into."""
     replay = Replay(headers={}, ruleset=ruleset)
     walker = _Walker(replay, False, None)
     replay.final = before

@@ -82,7 +82,7 @@ def commit(unit: Unit) -> None:
             mailer.tell_one(game, game.players[side], "your conditional turns", "\n".join(lines),
                             row=row)
     if unit.sections:
-        mailer.reply(game, unit.player, unit.sections, inc, row)
+        mailer.reply(game, unit.player, unit.sections, inc, row, unit.section_html)
     if unit.ended:
         conditions.drop_all(conn, game.id)  # a set of conditional turns lapses with the game
         games.log(conn, game.id, "end", f"{unit.ended}: {game.result}")

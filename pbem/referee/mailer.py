@@ -187,8 +187,10 @@ class Mailer:
             rules=describe_ruleset(pos.ruleset), board=render_text(pos, flip=p.flip),
             to_move=pos.to_move.title, token=p.token,
             clock=clock_lines(game, self.now(), with_settings=True, zone=self.zone(p.email)),
-            help=help_text(p.token, examples(pos), rules.mail_examples, agreement),
-            examples=examples(pos), notation=rules.mail_examples, agreement=agreement,
+            help=help_text(p.token, examples(pos), rules.notation_key(pos.ruleset), agreement,
+                           rules.title),
+            examples=examples(pos), notation=rules.notation_key(pos.ruleset),
+            agreement=agreement, about=rules.about,
             rated="yes" if game.rated else "no: this game does not count for the ratings",
             **board.context(),
         )
@@ -331,12 +333,16 @@ class Mailer:
         self.queue(replace(out, pictures=board.pictures, listed="reminder"), None)
 
     def reply(self, game: Game, p: Player, sections: Sequence[tuple[str, str]],
-              inc: Incoming | None, row: int | None) -> None:
-        """The answer to a player's questions (board, history, help, moves)."""
+              inc: Incoming | None, row: int | None,
+              html: Mapping[str, str] | None = None) -> None:
+        """The answer to a player's questions (board, history, help, moves); ``html``: a
+        section's own HTML by its title (the rules page), else its text, preformatted."""
+        html = html or {}
         shows = any(t == "The board" for t, _ in sections)  # the 'board' command's answer
         board = self.board(game, p.flip) if shows else None
         body = letter("reply", player=p.name,
-                      sections=[{"title": t, "text": x} for t, x in sections],
+                      sections=[{"title": t, "text": x, "html": html.get(t)}
+                                for t, x in sections],
                       **(board.context() if board is not None else {}))
         what = ", ".join(t.lower() for t, _ in sections)
         out = self.to(game, p, "reply", what, body, inc=inc, auto="auto-replied")

@@ -18,6 +18,7 @@ COMMAND_WORDS: dict[str, str] = {
     "board": "board",
     "history": "history",
     "help": "help",
+    "rules": "rules",
     "resign": "resign",
     "offer end": "offer-end",
     "accept end": "accept-end",

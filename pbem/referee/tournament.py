@@ -26,6 +26,7 @@ from pbem.referee.labels import label_problem
 from pbem.referee.mailer import Mailer
 from pbem.referee.options import Options
 from pbem.referee.starting import start_game
+from pbem.referee.store import delivery
 from pbem.referee.store import tournaments as store
 from pbem.referee.store.tournaments import Entry, Event
 from pbem.render.tournament_page import EventGame, EventView
@@ -93,6 +94,8 @@ def create(conn: sqlite3.Connection, now: datetime, *, name: str, ruleset: str, 
         raise TournamentError("a round robin's rounds follow from its players: no --rounds")
     if division_size is not None and division_size < 2:
         raise TournamentError("a division needs two players at least")
+    if webhook is not None and not webhook.startswith(("https://", "http://")):
+        raise TournamentError(f"--webhook {webhook!r}: a webhook is an https: URL")
     if public_delay is not None and public_delay < 0:
         raise TournamentError("--public-delay is a number of turns, 0 or more")
     try:
@@ -214,6 +217,8 @@ def _open_boards(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event:
         game_id = start_game(conn, mailer, now, w.email, b.email, rules,
                              game_name(event, division, divisions, round, board),
                              display_name(w), display_name(b), settings, rated=event.rated)
+        if event.webhook is not None:  # the organiser's hook, called as each game's (issue 25)
+            delivery.set_game_hook(conn, game_id, event.webhook)
         store.add_board(conn, event.id, division, round, board, white, black, game_id)
         started.append(game_id)
     return started

@@ -68,6 +68,8 @@ class Unit:
     # -- any unit ----------------------------------------------------------------------------
     #: the private answer to the sender: (title, text) sections
     sections: list[tuple[str, str]] = field(default_factory=list)
+    #: a section's own HTML, by its title (the rules page); others are shown preformatted
+    section_html: dict[str, str] = field(default_factory=dict)
     #: something in the store changes (else the mail only asked)
     changed: bool = False
 

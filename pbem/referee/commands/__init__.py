@@ -13,6 +13,7 @@ from pbem.referee.commands import (  # noqa: F401  (each registers itself)
     observe,
     offers,
     profile,
+    rules,
     say,
     takeback,
     tournaments,

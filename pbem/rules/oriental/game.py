@@ -118,6 +118,18 @@ class OrientalGame(MoveTurnGame[OrientalRules, Position, turns.TurnState]):
         move="Ed4d9", placement="Eb5", taken="", brought="", facing="", rearrangement="",
         fixed="",
     )
+    notation_key_lines: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("Ed4d9", "the Mandarin on d4 moves to d9", ""),
+        ("Ed5d7,Ef4f6", "one turn: two pieces of the e5 Realm move, in this order", ""),
+        ("Eb5", "a placement on b5", "placement"),
+    )
+    rules_page: ClassVar[str] = "games/oriental.md"
+    about: ClassVar[tuple[str, str]] = (
+        "Oriental Realm: a game of surrounding; seven Mandarins and an Emperor a side, and "
+        "a side wins by leaving an enemy piece or group no empty square beside it.",
+        "A turn moves pieces of one Realm, each written as its letter, its square and where "
+        "it goes, joined by commas: Ed5d7,Ef4f6.",
+    )
 
     # -- rulesets -----------------------------------------------------------------------
     def default_ruleset(self) -> OrientalRules:
