@@ -60,6 +60,8 @@ ARGUMENT_COMMANDS: dict[str, re.Pattern[str]] = {
     "join": re.compile(r"join \S.{0,79}"),
     "withdraw": re.compile(r"withdraw \S.{0,79}"),
     "standings": re.compile(r"standings \S.{0,79}"),
+    # issue 25: a player's webhook
+    "notify": re.compile(r"notify (off|webhook \S{1,500})"),
 }
 _NUMBER = re.compile(r"#\s*(\d+)")
 # the start of a turn in any game's notation (the neutral syntax): a move ("Pc10g10",
