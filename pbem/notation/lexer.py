@@ -496,7 +496,9 @@ class Scanner:
     def _numbered(self, p: int) -> Iterator[Token]:
         """A move number (and the entry packed after it), a Black move number, a result."""
         text = self.text
-        q = _DIGITS.match(text, p).end()  # type: ignore[union-attr]
+        digits = _DIGITS.match(text, p)
+        assert digits is not None  # the caller saw a digit at p
+        q = digits.end()
         _WORK[1] += q - p
         dot = q + 1
         c = text[dot] if text[q] == "." else ""
