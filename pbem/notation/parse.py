@@ -390,10 +390,11 @@ def _in_context(tok: Token, choices: set[str], scanner: Scanner) -> Token | None
     """``tok`` read as the parser's state allows, if it can be (see ``_replayed``)."""
     if tok.type == "END_COMMA" and "COMMA" in choices:
         return Token("COMMA", str(tok), tok.start_pos, tok.line, tok.column)
-    if tok.type == "ENFORCER_AT" and "PIECE_AT" in choices and not scanner.parens:
+    if (tok.type == "ENFORCER_AT" and "PIECE_AT" in choices and not scanner.parens
+            and isinstance(tok, Syntax)):  # the scanner's token: line and column are set
         assert tok.start_pos is not None and tok.line is not None and tok.column is not None
         placed = Syntax("PIECE_AT", str(tok)[:-1], tok.start_pos, tok.line, tok.column)
-        prefix, piece, square, _ = tok.syntax  # type: ignore[attr-defined]
+        prefix, piece, square, _ = tok.syntax
         placed.syntax = (prefix, piece, square, None)
         scanner.pos = tok.start_pos + len(tok) - 1
         return placed

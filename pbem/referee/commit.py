@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pbem.notation.format import format_turn
 from pbem.notation.syntax import TurnText
+from pbem.referee.hook_events import after_commit
 from pbem.referee.mailer import END_WORDS, NOTED_ENDS
 from pbem.referee.refusal import Refusal
 from pbem.referee.store import conditions, games
@@ -61,6 +62,7 @@ def commit(unit: Unit) -> None:
         loser = unit.loser or unit.me
         note = END_WORDS[unit.ended].format(side=loser.title)
         games.add_turn(conn, game.id, seq + 1, "end", note, unit.board, unit.row)
+    offered = unit.offer if unit.changed and unit.offer and unit.offer != game.offer else None
     if unit.changed:
         status, old_result, old_end = game.status, game.result, game.end_reason
         if unit.revived:
@@ -71,6 +73,8 @@ def commit(unit: Unit) -> None:
         game = load_game(conn, game.id)
     for text in unit.notices:
         games.log(conn, game.id, "notice", text)
+    after_commit(conn, unit.config, game, played=bool(unit.turns), ended=bool(unit.ended),
+                 new_offer=offered)
     inc, row = unit.inc, unit.row
     if unit.turns:
         mailer.reports(game, inc, row, unit.notices, played=len(unit.turns),

@@ -78,7 +78,7 @@ def choose_part(msg: Message) -> tuple[Message | None, str]:
         if part.is_multipart():
             if ctype == "message/rfc822":
                 continue
-            stack[0:0] = list(part.get_payload())  # type: ignore[arg-type]
+            stack[0:0] = [p for p in part.get_payload() if isinstance(p, Message)]
             continue
         if _is_attachment(part):
             continue

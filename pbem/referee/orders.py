@@ -51,6 +51,7 @@ ARGUMENT_COMMANDS: dict[str, re.Pattern[str]] = {
     "accept-challenge": re.compile(r"accept challenge #?\d+"),
     "decline-challenge": re.compile(r"decline challenge #?\d+"),
     "withdraw-challenge": re.compile(r"withdraw challenge #?\d+"),
+    "moves-after": re.compile(r"moves after \S.{0,400}"),
     "observe": re.compile(r"observe (game )?[g#]?\d+"),
     "unobserve": re.compile(r"unobserve (game )?[g#]?\d+"),
     "name": re.compile(r"name \S.{0,99}"),
@@ -59,6 +60,8 @@ ARGUMENT_COMMANDS: dict[str, re.Pattern[str]] = {
     "join": re.compile(r"join \S.{0,79}"),
     "withdraw": re.compile(r"withdraw \S.{0,79}"),
     "standings": re.compile(r"standings \S.{0,79}"),
+    # issue 25: a player's webhook
+    "notify": re.compile(r"notify (off|webhook \S{1,500})"),
 }
 _NUMBER = re.compile(r"#\s*(\d+)")
 # the start of a turn in any game's notation (the neutral syntax): a move ("Pc10g10",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
@@ -393,6 +393,8 @@ def crosstable_lines(t: EventTable) -> list[str]:
     if e.swiss:
         head += f", {e.rounds} rounds"
     status = {"entries": "open for entries", "running": "in play", "finished": "finished"}
+    if e.ends_at is not None:
+        head += ", ends " + datetime.fromtimestamp(e.ends_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [f"{head} ({status[e.status]})"]
     if not t.divisions:
         lines.append("Entered: " + (", ".join(t.entered) or "nobody yet"))
@@ -506,7 +508,7 @@ def check_adjudication(conn: sqlite3.Connection, event: Event, game_id: int,
     if found is None or found[0] != event.id:
         raise TournamentError(f"game {game_id} is not a game of {event.name}")
     if event.ends_at is not None and now.timestamp() < event.ends_at:
-        when = datetime.fromtimestamp(event.ends_at).astimezone().strftime("%Y-%m-%d %H:%M")
+        when = datetime.fromtimestamp(event.ends_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
         raise TournamentError(f"{event.name} ends on {when}: until then its games are played "
                               "out (or lost on the clock)")
 

@@ -83,6 +83,16 @@ REVIEWED = {
     r"'standings \\S.{0,79}'": "fullmatch, bounded",
     r"'(?i)^\\s*(?:join|withdraw|standings)\\s+(.*)$'":
         "matched once in a line that fits the command (at most 90 characters)",
+    "'(?<![A-Za-z])[BPERSbpers][a-lA-L](?:1[0-2]|[1-9])(?![0-9])|[A-Za-z]\\\\d{1,2}[A-Za-z]\\\\d|(?<![0-9])\\\\d{1,4}\\\\s*(?:\\\\.{1,3}|…)\\\\s*[A-Za-z]{1,2}\\\\d'":
+        ("turn_line: searched once in the prose after a turn; each branch starts at one "
+         "letter or a digit run's start, its runs are bounded or split by a required dot, "
+         "so the space runs it scans are disjoint"),
+    "'[!?]'":
+        'one character',
+    "'^(\\\\d+\\\\s*(\\\\.|…)|[PEpe][a-lA-L1](1[0-2]|[1-9lI])([a-lA-L1]|off)|[BPEbpe][a-lA-L1](1[0-2]|[1-9])\\\\b|[RS][a-lA-L1](1[0-2]|[1-9])\\\\s*\\\\(|pass\\\\s*$|[BPEbpe][a-zA-Z]\\\\d{1,2}([a-zA-Z]\\\\d|off|\\\\(|\\\\b))'":
+        'anchored, bounded branches (a square off the board: one letter, at most two digits)',
+    "'moves after \\\\S.{0,400}'":
+        'fullmatch on a line of at most 411 characters',
 }
 _RE_CALLS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split", "findall",
              "finditer"}

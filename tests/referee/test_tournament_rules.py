@@ -66,6 +66,8 @@ def test_adjudication_waits_for_the_end_date(tmp_path: Path) -> None:
     (game,) = games.values()
     code, _ = club.pbem("tournament", "adjudicate", "Long Cup", str(game), "draw")
     assert code == 1
+    shown = club.pbem("tournament", "show", "Long Cup")[1]
+    assert shown.startswith("Long Cup: round robin, ends 2999-01-01 23:59 UTC (in play)")
     games = _started(club, "Short Cup", "--format", "round-robin", "--end-date", "2000-01-01",
                      players=PLAYERS[2:])
     (other,) = games.values()

@@ -10,6 +10,7 @@ from pbem.referee.commands import (  # noqa: F401  (each registers itself)
     help,
     info,
     moves,
+    notify,
     observe,
     offers,
     profile,

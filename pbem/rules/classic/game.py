@@ -146,7 +146,9 @@ def _attempt_move(
     label = format_action(move_text(Move(path, text.off), board))
     inferred = []
     if done.refill is not None and refill is None:
-        inferred.append(move_text(Move(path, text.off, done.refill), board).events[0])  # type: ignore[index]
+        refilled = move_text(Move(path, text.off, done.refill), board).events
+        assert refilled is not None  # a move with a refill writes it
+        inferred.append(refilled[0])
     if done.dislodge is not None and dislodge is None:
         q = board[done.to]
         assert q is not None
@@ -320,8 +322,9 @@ class ClassicGame(MoveTurnGame[Ruleset, Position, turns.TurnState]):
         for m in legal.legal_moves(position):
             found.setdefault(m.frm, []).append(format_action(move_text(m, board)))
         return [
-            PieceMoves(sq, board[sq], tuple(texts), len(texts))  # type: ignore[arg-type]
+            PieceMoves(sq, piece, tuple(texts), len(texts))
             for sq, texts in found.items()
+            if (piece := board[sq]) is not None  # always: a move's piece is on its square
         ]
 
     # -- the end -----------------------------------------------------------------------------

@@ -273,7 +273,9 @@ class ModernGame(MoveTurnGame[ModernRules, Position, turns.TurnState]):
             for g in groups:
                 line = next((x for x in g.examples if x.capture), g.examples[0])
                 examples.append(format_action(_with_events(line_moves(board, line)[0], board)))
-            out.append(PieceMoves(s, board[s], tuple(examples), sum(g.count for g in groups)))  # type: ignore[arg-type]
+            piece = board[s]
+            assert piece is not None  # a movable piece is on its square
+            out.append(PieceMoves(s, piece, tuple(examples), sum(g.count for g in groups)))
         return out
 
     def legal_listing(self, position: Position, *, every: bool = False) -> JSONObject:

@@ -164,7 +164,8 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
             )
         if type(text) is MoveText or isinstance(text, MoveText):
             return resolve_move(moves, text)
-        return resolve_sacrifice(moves, text)  # type: ignore[arg-type]
+        assert isinstance(text, SacrificeText)  # the other moving action
+        return resolve_sacrifice(moves, text)
 
     def state_position(self, state: FeaturedState) -> Position:
         if isinstance(state, turns.TurnState):
@@ -257,8 +258,9 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
             text = format_action(action_text(m, turns.apply_move(state, m)[1], board))
             found.setdefault(m.frm, []).append(text)
         return [
-            PieceMoves(sq, board[sq], tuple(texts), len(texts))  # type: ignore[arg-type]
+            PieceMoves(sq, piece, tuple(texts), len(texts))
             for sq, texts in found.items()
+            if (piece := board[sq]) is not None  # always: a move's piece is on its square
         ]
 
     def legal_listing(self, position: Position, *, every: bool = False) -> JSONObject:

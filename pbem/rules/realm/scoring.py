@@ -52,11 +52,11 @@ def score(position: Position) -> Score:
         if p.kind is Kind.ENFORCER and p.facing is not None:
             mobile[p.side] += 1
     captures = position.ruleset.tiebreak_captures
-    enforcers = tuple(
+    white, black = (
         mobile[s] + position.enforcers_in_supply(s) + (position.captured[s] if captures else 0)
         for s in _SIDES
     )
-    return Score((realms[0], realms[1]), enforcers, captures)  # type: ignore[arg-type]
+    return Score((realms[0], realms[1]), (white, black), captures)
 
 
 _SIDES = (Side.WHITE, Side.BLACK)
