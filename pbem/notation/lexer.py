@@ -50,6 +50,8 @@ FILES_BEFORE_L = frozenset("abcdefghijklACDFGHIJKL1")
 FACINGS = frozenset("NESWU")
 PIECES = frozenset("BPE")
 DIGITS = frozenset("0123456789")
+#: what may follow a bare result "*" (white space, a comment, the end of the text)
+_RESULT_END = frozenset(" \t\r\n{\0")
 #: white space between tokens
 BLANKS = frozenset(" \t\f\r\n\u00a0\u200b\ufeff")
 #: what may follow a comma that ends a turn: not the start of another action
@@ -804,6 +806,8 @@ class Scanner:
         while text[q] in " \t":
             q += 1
         _WORK[1] += q - p
+        if q > p + 1 and text[q] == "*" and text[q + 1] in _RESULT_END:
+            return q  # "- *": a bare result listed like the entries before it
         return q if q > p + 1 and text[q] in DIGITS else -1
 
     def _dash(self, p: int, c: str) -> Token:

@@ -177,7 +177,32 @@ def replay_game(
     if strict:  # every repair is an error: nothing to decide
         return annotated(_walk(game, ruleset, strict, None))
     readings = _Readings(game, ruleset, READING_BUDGET if budget is None else budget)
-    return annotated(readings.decide())
+    return annotated(_as_written_first(readings.decide()))
+
+
+def _case_only(message: str) -> bool:
+    """``read 'PL1L6' as 'Pl1l6'``: a slip of letter case, the same squares as written."""
+    parts = message.split("'")
+    return len(parts) >= 4 and parts[1].lower() == parts[3].lower()
+
+
+def _as_written_first(replay: Replay) -> Replay:
+    """A record that breaks although look-alike letters were read another way: the error
+    says where the record as written broke first, and that it was read on only under the
+    look-alike reading (an Oriental ``12.Eb2l2`` read as ``Eb2i2``, the error at 13w)."""
+    error = replay.error
+    if error is None:
+        return replay
+    first = next((w for w in replay.warnings if w.code == "repair.square" and w.turn
+                  and w.turn != error.turn and not _case_only(w.message)), None)
+    if first is None:
+        return replay
+    why = f" ({first.notes[0]})" if first.notes else ""
+    replay.error = replace(error, message=(
+        f"{error.message}. The record as written breaks earlier, at {first.turn}{why}; "
+        f"it was read on only as a look-alike reading ({first.message}), and under that "
+        f"reading it breaks at {error.turn or 'the end'}"))
+    return replay
 
 
 def replay_variation(
@@ -490,7 +515,8 @@ class _Walker:
                 "record.result",
                 game.header_span,
             )
-        for item in game.items:
+        items = game.items
+        for n, item in enumerate(items):
             if self.result_seen is not None and isinstance(item, EntryText):
                 self.fail(
                     f"entry {item.number} follows the result {self.result_seen.text!r}: "
@@ -510,10 +536,12 @@ class _Walker:
                         Diagnostic("repair.label", f"read {item.text!r} as {fixed!r}", item.span)
                     )
             elif isinstance(item, ListMarkerText):
+                after = items[n + 1] if n + 1 < len(items) else None
+                what = "the result" if isinstance(after, ResultText) else "the entry"
                 self.warn(
                     Diagnostic(
                         "repair.list-marker",
-                        f"ignored the list marker {item.text!r} before the entry",
+                        f"ignored the list marker {item.text!r} before {what}",
                         item.span,
                     )
                 )
