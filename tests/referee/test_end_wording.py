@@ -57,3 +57,17 @@ def test_init_writes_a_commented_site_example_that_works_uncommented(tmp_path: P
     config.extra["site"] = site
     settings = site_settings(config, home)
     assert settings is not None and settings.title == "Club games"
+
+
+def test_the_live_index_says_who_is_to_move_and_the_rating_mark_is_explained(
+        home: Path) -> None:
+    cfg = yaml.safe_load((home / "config.yaml").read_text())
+    cfg["site"] = {"path": "site", "url": "https://realm.example/club", "title": "Club"}
+    (home / "config.yaml").write_text(yaml.safe_dump(cfg))
+    table = new_table(home)
+    assert table.send(table.white.reply("Bh11")).outcome == "accepted"
+    assert run_pbem(home, "site").returncode == 0
+    index = (home / "site" / "index.html").read_text(encoding="utf-8")
+    assert ">Black to move, 1b</td>" in index and ">in play</td>" in index
+    assert ">*</td>" not in index and ">valid</td>" not in index
+    assert "? provisional" in text_of(table.black.last)
