@@ -281,7 +281,7 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
-    from pbem.referee.mailer import clock_lines
+    from pbem.referee.mailer import END_WORDS, clock_lines
     from pbem.referee.now import system_now
     from pbem.referee.reach import unreachable_words
     from pbem.referee.store import games
@@ -301,7 +301,12 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
         else:
             pos = game.position
             state = f"{pos.to_move.title} to move ({pos.turn_number()}{pos.to_move.letter})"
-        last = "no turn yet" if r["last"] == "start" else f"last {r['last']}"
+        if r["last"] == "end":  # ended off the board: how, not the 'end' entry's label
+            loser = {"1-0": "Black", "0-1": "White"}.get(str(game.result), "a side")
+            last = END_WORDS.get(str(game.end_reason), "ended off the board").format(
+                side=loser)
+        else:
+            last = "no turn yet" if r["last"] == "start" else f"last {r['last']}"
         out.write(printable(f"{game.id:>4}  {game.name}: {white.name} (White) v {black.name} "
                             f"(Black); {state}; {last}; ruleset {game.ruleset}") + "\n")
         if game.status == "playing":

@@ -14,6 +14,7 @@ from pbem.referee.store import conditions, games
 from pbem.referee.store.games import load_game, record_text
 from pbem.referee.tournament import crosstable_for_game, game_over
 from pbem.referee.unit import Unit
+from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
 
@@ -76,9 +77,9 @@ def commit(unit: Unit) -> None:
     after_commit(conn, unit.config, game, played=bool(unit.turns), ended=bool(unit.ended),
                  new_offer=offered)
     inc, row = unit.inc, unit.row
-    if unit.turns:
+    if unit.turns:  # a turn that ends the game: the players get the result mail alone
         mailer.reports(game, inc, row, unit.notices, played=len(unit.turns),
-                       private=unit.private)
+                       private=unit.private, players=not unit.ended)
     else:
         if unit.notices:
             mailer.notices(game, unit.notices, unit.notice_board, inc, row)
@@ -101,4 +102,11 @@ def commit(unit: Unit) -> None:
             how = game_of(game.position).end_words_after(
                 game.position, unit.turns[-1].label if unit.turns else None)
         game_over(conn, mailer, unit.now, game.id)  # a game of an event: the next round?
-        mailer.results(game, how, inc, row, event=crosstable_for_game(conn, game.id))
+        on_top: dict[Side, list[str]] = {}
+        if unit.turns:
+            ending = games.stored_turns(conn, game.id)[-len(unit.turns):]
+            last = "; ".join(f"{label} {text}" for label, text in ending)
+            for one in (Side.WHITE, Side.BLACK):
+                on_top[one] = [f"Played: {last}", *unit.notices, *unit.private.get(one, [])]
+        mailer.results(game, how, inc, row, event=crosstable_for_game(conn, game.id),
+                       news=on_top)

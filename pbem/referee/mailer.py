@@ -11,6 +11,7 @@ limited (``ratelimit``), as a stranger's when the mail proved no key.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -29,10 +30,11 @@ from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming
 from pbem.referee.letters import Letter, help_text, letter
 from pbem.referee.limits import capped, load_limits
+from pbem.referee.operator_notice import notify_operator
 from pbem.referee.options import Options
 from pbem.referee.posting import post
 from pbem.referee.publish import page_links
-from pbem.referee.ratelimit import over_limit
+from pbem.referee.ratelimit import SAME_ANSWERS_PER_DAY, over_limit, same_answers
 from pbem.referee.refusal import Refusal
 from pbem.referee.report_mail import MailBoard, mail_board, report_parts
 from pbem.referee.store import accounts, delivery, games, transaction
@@ -120,6 +122,8 @@ class Mailer:
             answer = "keyed" if self.proven_key else "stranger"
             why = over_limit(self.conn, self.limits, out.recipient, out.game_id,
                              answer == "stranger", time.time())
+            if why is None and out.kind == "refusal":  # replies differ by their sections
+                why = self._loop(out)
             if why is not None:
                 if out.game_id is not None:
                     games.log(self.conn, out.game_id, "not-answered",
@@ -127,6 +131,23 @@ class Mailer:
                 return 0
         out = capped(out, self.limits)
         return post(self.conn, self.config, out, row, answer)
+
+    def _loop(self, out: Outgoing) -> str | None:
+        """Why ``out`` looks like a turn of a mail loop (the same answer to the same address
+        twice today already), or None; the operator is told once of each loop."""
+        sent = same_answers(self.conn, out.recipient, out.kind, out.subject, time.time())
+        if sent < SAME_ANSWERS_PER_DAY:
+            return None
+        digest = hashlib.sha256(f"{out.kind}\x00{out.subject}".encode()).hexdigest()[:16]
+        notify_operator(
+            self.conn, self.config, f"answer-loop:{out.recipient}:{digest}",
+            f"a mail loop with {out.recipient}?",
+            f"{out.recipient} was sent the same {out.kind} ('{out.subject}') "
+            f"{SAME_ANSWERS_PER_DAY} times today and wrote again the same way: perhaps an "
+            "auto-responder. The referee stays silent to that address about this until "
+            "tomorrow; nothing else changes.", game_id=out.game_id)
+        return (f"the same {out.kind} went to {out.recipient} {sent} times today already "
+                "(a mail loop?)")
 
     def zone(self, email: str) -> tzinfo | None:
         """The time zone the address reads deadlines in (None: UTC)."""
@@ -200,7 +221,8 @@ class Mailer:
 
     def reports(self, game: Game, inc: Incoming | None, row: int | None,
                 notes: Sequence[str] = (), *, played: int = 1,
-                private: Mapping[Side, Sequence[str]] | None = None) -> None:
+                private: Mapping[Side, Sequence[str]] | None = None,
+                players: bool = True) -> None:
         """The turn report to both players (or their digests) and to the observers: the
         notices on top, the clock after the board. ``played``: how many turns the report
         covers (a turn and the answer given in advance, a forced pass); ``private``: lines
@@ -219,7 +241,7 @@ class Mailer:
         labels = last.label
         if played > 1 and len(replay.turns) >= played:
             labels = f"{replay.turns[-played].label} to {last.label}"
-        for p in game.players.values():
+        for p in game.players.values() if players else ():  # at the end: the result mail
             lines = [*clock_lines(game, now, zone=self.zone(p.email)), ratings]
             top = [*notes, *(private or {}).get(p.side, ())]
             text, html, pictures = report_parts(replay, flip=p.flip, top=top,
@@ -349,9 +371,12 @@ class Mailer:
         self.queue(replace(out, pictures=board.pictures if board else ()), row)
 
     def results(self, game: Game, how: str, inc: Incoming | None, row: int | None,
-                event: str | None = None) -> None:
+                event: str | None = None,
+                news: Mapping[Side, Sequence[str]] | None = None) -> None:
         """The end of the game to both players, with their ratings after it (and the
-        crosstable of its event, ``event``, when it is a game of one)."""
+        crosstable of its event, ``event``, when it is a game of one). ``news``: what a
+        turn report would have said on top (the turn that ended the game, notices,
+        messages), so that the end is one mail to each player, not a report and a result."""
         pos = game.position
         ratings = report_line(self.conn, game, self.options.ratings)
         for p in game.players.values():
@@ -360,7 +385,8 @@ class Mailer:
                 "result", player=p.name, game_id=game.id, title=game.name,
                 how=how, result=game.result, result_words=result_words(game.result),
                 score=game_of(pos).score(pos), board=render_text(pos, flip=p.flip),
-                record=game.record, ratings=ratings, event=event, **board.context(),
+                record=game.record, ratings=ratings, event=event,
+                news=list((news or {}).get(p.side, ())), **board.context(),
             )
             subject = f"game over, {game.result} ({result_words(game.result)})"
             out = self.to(game, p, "result", subject, body, inc=inc)

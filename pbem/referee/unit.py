@@ -46,6 +46,9 @@ class Unit:
     #: the offer stood before this mail (a turn lapses it; an offer made with the turn stays)
     offer_before: bool = False
     turns: list[PlayedTurn] = field(default_factory=list)
+    #: the sender declined an offer or takeback request (a conditional answer that waited
+    #: for it is then played)
+    declined: bool = False
     #: what both players are told (with the report when a turn was played)
     notices: list[str] = field(default_factory=list)
     #: what the sender says to his opponent ('say ...'): relayed, and kept in the record

@@ -50,7 +50,7 @@ from pbem.rules.realm.resolve import (
     resolve_sacrifice,
 )
 from pbem.rules.realm.ruleset import FEATURED, OPTION_HELP, Ruleset, option_range
-from pbem.rules.realm.scoring import score
+from pbem.rules.realm.scoring import counted, score
 from pbem.rules.realm.snapshot import position_from_snapshot, snapshot_data
 from pbem.rules.repairs import square_readings
 from pbem.rules.values import quick
@@ -407,12 +407,14 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
     def status_lines(self, position: Position) -> list[str]:
         out = []
         for side in Side:
+            enemy = side.other.title
             out.append(
-                f"{side.title:<6} supply: {position.bases_in_supply(side)} Bases, "
-                f"{position.powers_in_supply(side)} Powers, "
-                f"{position.enforcers_in_supply(side)} Enforcers; "
-                f"captured {position.captured[side]} {side.other.title} Bases; "
-                f"controls {position.realms_controlled(side)} Realms"
+                f"{side.title:<6} supply: "
+                f"{counted(position.bases_in_supply(side), 'Base', 'Bases')}, "
+                f"{counted(position.powers_in_supply(side), 'Power', 'Powers')}, "
+                f"{counted(position.enforcers_in_supply(side), 'Enforcer', 'Enforcers')}; "
+                f"captured {counted(position.captured[side], enemy + ' Base', enemy + ' Bases')}; "
+                f"controls {counted(position.realms_controlled(side), 'Realm', 'Realms')}"
             )
         out.append(f"Score: {score(position).describe()}")
         if position.phase is Phase.OVER:

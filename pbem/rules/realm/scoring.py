@@ -30,7 +30,7 @@ class Score:
 
     def describe(self) -> str:
         w, b = self.realms
-        text = f"White {w} Realms, Black {b}"
+        text = f"White {counted(w, 'Realm', 'Realms')}, Black {b}"
         if w == b:
             ew, eb = self.enforcers
             what = "mobile + in supply + Bases captured" if self.captures_count else (
@@ -38,6 +38,11 @@ class Score:
             )
             text += f"; Enforcers ({what}) White {ew}, Black {eb}"
         return text
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """'1 Realm', '2 Realms', '0 Realms': a count agrees with its noun."""
+    return f"{n} {one if n == 1 else many}"
 
 
 def score(position: Position) -> Score:
