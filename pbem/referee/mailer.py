@@ -249,7 +249,7 @@ class Mailer:
             if after.phase is Phase.OVER:
                 state = "the game is over"
             elif after.to_move is p.side:
-                state = f"your move ({after.turn_number()}{after.to_move.letter})"
+                state = f"your move (#{after.turn_number()}{after.to_move.letter})"
             else:
                 state = f"{after.to_move.title} to move"
             out = self.to(game, p, "report", f"{labels} played; {state}", Letter(text, html),

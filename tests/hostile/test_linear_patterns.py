@@ -42,7 +42,7 @@ REVIEWED = {
     r"'<[!-;=?-~]{1,250}>'": "bounded run without '<'",
     r"b'^[!-9;-~]+:'": "anchored, one class, 2,000 bytes at most",
     r"'(\\d+)\\s*$'": "searched in a line that fits 'observe ... <digits>'",
-    r"'#\\s*(\\d+)'": "each '#' scans only the spaces after it",
+    r"'#\\s*(\\d+)([wbWB]?)'": "each '#' scans only the spaces after it, then one letter",
     r"'^(\\d+\\s*(\\.|…)|[PEpe][a-lA-L1](1[0-2]|[1-9lI])([a-lA-L1]|off)|"
     r"[BPEbpe][a-lA-L1](1[0-2]|[1-9])\\b|[RS][a-lA-L1](1[0-2]|[1-9])\\s*\\(|pass\\s*$)'":
         "anchored, bounded branches",

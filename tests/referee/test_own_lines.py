@@ -13,7 +13,7 @@ BOTTOM_POSTED = """\
 On Mon, 7 Dec 2026, Realm referee wrote:
 > Alice,
 >
-> your move (1w).
+> your move (#1w).
 > ...
 
 Good morning!
@@ -35,3 +35,17 @@ def test_a_refusal_names_the_line_of_his_own_text(home: Path) -> None:
     said = " ".join(text_of(table.white.last).split())
     assert "line 2, column 2 of what you wrote" in said, said
     assert "line 8" not in said
+
+
+def test_the_number_the_reports_print_is_the_number_to_write(home: Path) -> None:
+    """Issue 23, item 8: subjects print '#1b', the same form is accepted, and a stale
+    order's refusal names the '#' to write."""
+    table = new_table(home)
+    assert table.send(table.white.reply("#1w Bh11")).outcome == "accepted"
+    assert "your move (#1b)" in table.black.last["Subject"]
+    assert table.send(table.black.reply("#1b history")).outcome == "info"
+    stale = table.send(table.black.reply("#1w Bh2"))
+    assert stale.outcome == "refused"
+    said = " ".join(text_of(table.black.last).split())
+    assert "marked #1w, but the game is at #1b" in said and "write #1b" in said
+    assert table.send(table.black.reply("Bh2 #1b")).outcome == "accepted"
