@@ -51,7 +51,8 @@ class Unit:
     declined: bool = False
     #: what both players are told (with the report when a turn was played)
     notices: list[str] = field(default_factory=list)
-    #: what the sender says to his opponent ('say ...'): relayed, and kept in the record
+    #: what the sender says to his opponent ('say ...'): relayed, and kept in the game's
+    #: log (the store's 'said' table), never in the record
     said: list[str] = field(default_factory=list)
     #: what one player alone is told in his report (his conditional turns are secret)
     private: dict[Side, list[str]] = field(default_factory=dict)

@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 MAX_URL = 500
 #: (host, port) -> the addresses it resolves to; tests pass a stub
 Resolver = Callable[[str, int], Sequence[str]]
-_ADDRESS = re.compile(r"[^\s@]+@[^\s@]+")
+_ADDRESS = re.compile(r"[^\s@]{1,64}@[^\s@]+")
 
 
 class HookFailed(Exception):

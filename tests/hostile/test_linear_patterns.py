@@ -93,6 +93,29 @@ REVIEWED = {
         'anchored, bounded branches (a square off the board: one letter, at most two digits)',
     "'moves after \\\\S.{0,400}'":
         'fullmatch on a line of at most 411 characters',
+    # issue 25: delivery (the lead's review)
+    r"'(?i)\\bnotify\\s+webhook\\s+(\\S+)'":
+        "searched in a line that fits 'notify webhook \\S{1,500}'; each 'notify' scans the "
+        "spaces after it once",
+    r"'notify (off|webhook \\S{1,500})'": "fullmatch, bounded",
+    r"'[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}"
+    r"[A-Za-z0-9])?)*'":
+        "the DKIM selector and domain of config.yaml: labels of at most 63, split by dots",
+    r"'[^\\s@]{1,64}@[^\\s@]+'":
+        "each start scans at most 64 characters before its '@'; the run after an '@' "
+        "stops at the next '@' or space",
+    r"'\\+bounce-([a-z2-7]{16})@'": "each '+' scans one bounded run",
+    r"'\\+unsub-([dro])(\\d{1,9})-([a-z2-7]{12})@'": "each '+' scans bounded runs",
+    r"'\\b([245])\\.(\\d{1,3})\\.(\\d{1,3})\\b'": "one digit, bounded runs",
+    r"'\\b([245])\\d\\d\\b'": "three digits",
+    r"b'(?im)^message-id:\\s*(<[!-;=?-~]{1,250}>)'":
+        "anchored at a line's start, a bounded run; in the first 20,000 bytes of a bounce",
+    # issue 23.5: the layout of the referee's own help text (never a player's)
+    r"'[|+]-|-[|+]|\\|'": "two characters at most from each position",
+    r"'^  (\\S.*?)(?: {2,}(\\S.*))?$'":
+        "the referee's own help lines (templates), never mail text",
+    r"'^ *\\+-{5,}\\+'": "anchored; the referee's own text",
+    r"'^ {4,}(\\S.*)$'": "anchored match: one run of spaces, then the rest of the line",
 }
 _RE_CALLS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split", "findall",
              "finditer"}
