@@ -60,18 +60,27 @@ def long_lines(trees: dict[str, Path], timeout: float, sizes: list[int]) -> None
                       f"{_shown(t, timeout)}")
 
 
-def hostile_mail(trees: dict[str, Path], timeout: float) -> None:
-    """A keyed player's mail: one 100 KB line of moves through ``pbem mail --no-send``."""
-    sys.path.insert(0, str(REPO))
+def make_mail(home: Path) -> None:
+    """``--make-mail HOME``: a referee home with one game and a keyed player's mail whose
+    body is one 100 KB line of moves, made by the pbem on ``PYTHONPATH`` (each tree reads
+    the home its own code made)."""
+    sys.path.append(str(REPO))  # after PYTHONPATH: the tree's pbem, this bench's kit
     from bench.bench_referee import mail, setup  # the referee bench's own mail and game
 
+    _, tokens = setup(home, 1)
     body = "1." + "Pa1a2," * (100_000 // 6)
+    (home / "mail.eml").write_bytes(mail(1, "w", tokens[1]["w"], body, 1))
+
+
+def hostile_mail(trees: dict[str, Path], timeout: float) -> None:
+    """A keyed player's mail: one 100 KB line of moves through ``pbem mail --no-send``."""
     print("pbem mail --no-send of a keyed player's mail with one 100 KB line of moves:")
     with tempfile.TemporaryDirectory() as tmp:
         for name, tree in trees.items():
             home = Path(tmp) / name
-            _, tokens = setup(home, 1)
-            raw = mail(1, "w", tokens[1]["w"], body, 1)
+            subprocess.run([sys.executable, __file__, "--make-mail", str(home)], check=True,
+                           capture_output=True, env={**os.environ, "PYTHONPATH": str(tree)})
+            raw = (home / "mail.eml").read_bytes()
             t = _run(tree, ["-m", "pbem", "mail", "--no-send"], timeout, raw,
                      {"PBEM_HOME": str(home)})
             print(f"  {name:<8} {_shown(t, timeout)}")
@@ -79,6 +88,9 @@ def hostile_mail(trees: dict[str, Path], timeout: float) -> None:
 
 def batch(trees: dict[str, Path], repeat: int, timeout: float) -> None:
     text = SAMPLE.read_text(encoding="utf-8")
+    for tree in trees.values():  # compiled bytecode, as installed
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "pbem")],
+                       check=True)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "copies"
         folder.mkdir()
@@ -102,7 +114,9 @@ def batch(trees: dict[str, Path], repeat: int, timeout: float) -> None:
 def cold(trees: dict[str, Path], repeat: int) -> None:
     lark: list[float] = []
     times: dict[str, list[float]] = {name: [] for name in trees}
-    for tree in trees.values():  # compile bytecode, fill lark's cache
+    for tree in trees.values():  # compiled bytecode, as installed; lark's cache filled
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "pbem")],
+                       check=True)
         _run(tree, ["-m", "pbem", "validate", str(SAMPLE)], 60)
     for _ in range(repeat):
         start = time.perf_counter()
@@ -127,7 +141,11 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--skip-long", action="store_true", help="no long line, no hostile mail")
     ap.add_argument("--sizes", default="2000,20000")
+    ap.add_argument("--make-mail", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.make_mail is not None:
+        make_mail(args.make_mail)
+        return
     trees = {"this": REPO}
     if args.baseline is not None:
         trees["baseline"] = args.baseline.resolve()

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from pbem import __version__
 from pbem.commands.inputs import record_games, report_invalid, ruleset_option
@@ -230,6 +230,7 @@ def describe_report(report: GameReport, *, verbose: bool = False) -> str:
         line = f"{where}: valid, {result} after {turns} turns{warn} ({report.title()})\n"
         if verbose:
             line += "".join(f"  {_warning_line(report, w)}\n" for w in replay.warnings)
+            line += "".join(f"  {_annotation_line(report, a)}\n" for a in replay.annotations)
         return line
     e = replay.error
     assert e is not None
@@ -249,6 +250,17 @@ def describe_report(report: GameReport, *, verbose: bool = False) -> str:
         text += "  position before the failing turn:\n"
         text += "".join(f"    {ln}\n" for ln in board.splitlines())
     return text
+
+
+def _annotation_line(report: GameReport, a: dict[str, Any]) -> str:
+    """An editor's annotation, as ``-v`` lists it: its place, its turn, what it says."""
+    loc = f"{report.path}:{a['line']}:{a['column']}"
+    variation = a["variation"]
+    if variation is not None:
+        state = "plays" if variation["valid"] else "breaks"
+        return f"{loc}: annotation: {a['turn']}: variation {variation['text']} ({state})"
+    said = " ".join(x for x in (a["mark"], a["comment"] and f"{{{a['comment']}}}") if x)
+    return f"{loc}: annotation: {a['turn']}: {said}"
 
 
 def _warning_line(report: GameReport, w: object) -> str:

@@ -33,3 +33,10 @@ def templates_dir() -> Path:
 def presets_dir() -> Path:
     """The ruleset presets (``*.yaml``), kept beside the bundled games."""
     return _data_dir("games")
+
+
+def rules_page(name: str) -> Path:
+    """A game's rules page (``rules.md``, ``games/classic.md``): the wheel carries the
+    checkout's ``docs/rules.md`` and ``docs/games/*.md`` as ``pbem/docs``, so that the
+    referee can mail a game's rules (the ``rules`` command) from an installed copy."""
+    return _data_dir("docs") / name

@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+#: characters the old notation had no use for and the new reads as annotations
+NEW_SYNTAX = "[]!?"
 #: fields the new syntax objects have that the old do not: compared only when not empty
 NEW_FIELDS = {"marks", "variations", "note_spans"}
 
@@ -174,11 +176,13 @@ def main() -> None:
                            check=True, env=env, cwd=tree)
             dumps[name] = out.read_text(encoding="utf-8").splitlines()
         differences: dict[str, list[str]] = {}
-        for a, b in zip(dumps["old"], dumps["new"], strict=True):
+        for (_, _, text), a, b in zip(items, dumps["old"], dumps["new"], strict=True):
             if a != b:
                 ident, start, got_old = json.loads(a)
                 _, _, got_new = json.loads(b)
                 kind = _kind(got_old, got_new)
+                if any(c in text for c in NEW_SYNTAX):
+                    kind += " (the text holds [, ], ! or ?: annotations are new syntax)"
                 where, x, y = _first_difference(got_old, got_new, "")
                 differences.setdefault(kind, []).append(
                     f"{ident} ({start}) at {where}:\n    old {json.dumps(x)[:300]}\n"

@@ -19,10 +19,11 @@ else
 fi
 .venv/bin/ruff check pbem tests bench
 .venv/bin/python -m mypy pbem   # configured in pyproject.toml: strict on rules, notation, records
-.venv/bin/python -m pytest -q "$@"
+# first the notation's tests on the lowest lark, then the whole suite (its count is the last line)
 lowest=$(grep -o '"lark>=[0-9.]*' pyproject.toml | cut -d= -f2)
 PY=${PYTHON:-python3}
 [ -x .venv-lark-low/bin/python ] || "$PY" -m venv .venv-lark-low
 .venv-lark-low/bin/python -m pip install --quiet --disable-pip-version-check \
   "lark==$lowest" "pyyaml>=6" "pytest>=8" "hypothesis>=6.100"
 PYTHONPATH=. .venv-lark-low/bin/python -m pytest -q -p no:cacheprovider tests/notation
+.venv/bin/python -m pytest -q "$@"

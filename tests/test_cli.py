@@ -58,8 +58,16 @@ def test_validate_json_reports_the_annotated_sample_game_s_annotations(capsys):
     assert first == {"turn": "7w", "line": 16, "column": 15, "mark": "!",
                      "comment": "White takes the h5 Realm at once.", "variation": None}
     (variation,) = [a["variation"] for a in rest if a["variation"] is not None]
-    assert variation["valid"] is True and variation["text"].startswith("[14...Pl4l10,")
+    assert variation["valid"] is True and variation["text"].startswith("[14...Pl4l10 {")
     assert not any("annotation" in w["message"] for w in data["warnings"])
+
+
+def test_validate_verbose_lists_the_annotations(capsys):
+    path = ROOT / "games" / "sample-game-2002-annotated.realm"
+    code, out, _ = run(capsys, "validate", "-v", str(path))
+    assert code == 0
+    assert f"{path}:16:15: annotation: 7w: ! {{White takes the h5 Realm at once.}}" in out
+    assert "annotation: 14b: variation [14...Pl4l10 " in out and "(plays)" in out
 
 
 def test_strict_turns_warnings_into_errors(capsys):

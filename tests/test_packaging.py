@@ -27,6 +27,7 @@ def test_wheel_ships_grammar_and_runs_outside_checkout(tmp_path: Path) -> None:
     assert "pbem/templates/referee/invitation.txt.j2" in names
     assert "pbem/templates/archive/viewer.js" in names
     assert "pbem/grammar/notation.md" in names
+    assert "pbem/docs/rules.md" in names and "pbem/docs/games/medieval.md" in names
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     # run from an empty folder with only the unpacked wheel on the path

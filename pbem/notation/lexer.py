@@ -32,6 +32,7 @@ from lark.lexer import Lexer
 
 from pbem.errors import Span
 from pbem.notation.spans import row, span_on
+from pbem.notation.syntax import ListMarkerText
 from pbem.rules.written import (
     EventText,
     ItemText,
@@ -49,6 +50,8 @@ FILES_BEFORE_L = frozenset("abcdefghijklACDFGHIJKL1")
 FACINGS = frozenset("NESWU")
 PIECES = frozenset("BPE")
 DIGITS = frozenset("0123456789")
+#: what may follow a bare result "*" (white space, a comment, the end of the text)
+_RESULT_END = frozenset(" \t\r\n{\0")
 #: white space between tokens
 BLANKS = frozenset(" \t\f\r\n\u00a0\u200b\ufeff")
 #: what may follow a comma that ends a turn: not the start of another action
@@ -61,21 +64,20 @@ MAX_DEPTH = 32
 _END = "\x00\x00\x00\x00\x00\x00"
 
 
+#: the tokenizer's work: [tokens handed out, characters looked at by scans that may fail]
+_WORK = [0, 0]
+
+
 class Work:
-    """What the tokenizer did, for tests that prove linear time without a clock:
-    tokens handed out and characters looked at by scans that may fail."""
+    """What the tokenizer did, for tests that prove linear time without a clock."""
 
-    tokens = 0
-    steps = 0
+    @staticmethod
+    def reset() -> None:
+        _WORK[0] = _WORK[1] = 0
 
-    @classmethod
-    def reset(cls) -> None:
-        cls.tokens = 0
-        cls.steps = 0
-
-    @classmethod
-    def total(cls) -> int:
-        return cls.tokens + cls.steps
+    @staticmethod
+    def total() -> int:
+        return _WORK[0] + _WORK[1]
 
 
 class Reading:
@@ -86,7 +88,25 @@ class Reading:
     text = ""
 
 
-class Syntax(Token):
+class Lexed(Token):
+    """A token as the tokenizer makes it: ``Token``'s public attributes, set directly
+    (``Token()`` checks arguments a token made here never needs checked)."""
+
+    __slots__ = ()
+
+    def __new__(cls, type: str, value: str, start_pos: int, line: int,
+                column: int) -> Lexed:
+        tok = str.__new__(cls, value)
+        tok.type = type
+        tok.value = value
+        tok.start_pos = start_pos
+        tok.line = line
+        tok.column = column
+        tok.end_line = tok.end_column = tok.end_pos = None
+        return tok
+
+
+class Syntax(Lexed):
     """A token that carries the syntax objects read from it."""
 
     __slots__ = ("syntax",)
@@ -141,6 +161,10 @@ class Scanner:
         self.last = ""  # the type of the token handed out last
         self.front_matter_fails = -1  # no closing '---' after this offset
         self.label_fails = 0  # no label starts before this offset
+        #: whether the last whole entry read has Black's turn apart from its slash
+        self.apart = False
+        #: the last chain of moves read, by where it starts
+        self.chain: tuple[int, tuple[list[tuple[MoveText, int]], int]] | None = None
 
     # -- spans ----------------------------------------------------------------------
     def _span(self, p: int) -> Span:
@@ -153,11 +177,11 @@ class Scanner:
         return SquareText(self.text[p:end], self._span(p))
 
     def _token(self, kind: str, start: int, end: int) -> Token:
-        Work.tokens += 1
-        return Token(kind, self.text[start:end], start, self.line, start - self.line_start + 1)
+        _WORK[0] += 1
+        return Lexed(kind, self.text[start:end], start, self.line, start - self.line_start + 1)
 
     def _syntax(self, kind: str, start: int, end: int, syntax: Any) -> Token:
-        Work.tokens += 1
+        _WORK[0] += 1
         tok = Syntax(kind, self.text[start:end], start, self.line,
                      start - self.line_start + 1)
         tok.syntax = syntax
@@ -185,7 +209,7 @@ class Scanner:
     def _move(self, p: int) -> tuple[MoveText | None, int, int]:
         """A piece letter and its squares at ``p``: (the move, its end, 0), or (None, the
         end of a placement's square, 1) when it names one square, or (None, -1, 0)."""
-        Work.steps += 1
+        _WORK[1] += 1
         text = self.text
         starts, end = self._squares(p + 1)
         off = False
@@ -195,7 +219,7 @@ class Scanner:
             return None, -1, 0
         if len(starts) == 1 and not off:
             return None, end, 1
-        Work.steps += len(starts)
+        _WORK[1] += len(starts)
         squares = []
         for i, s in enumerate(starts):
             e = starts[i + 1] if i + 1 < len(starts) else (end - 3 if off else end)
@@ -227,7 +251,7 @@ class Scanner:
 
     def _event_list(self, p: int) -> tuple[tuple[EventText, ...] | None, int]:
         """A whole event list at ``p`` (``(Bh5)``, ``(xBb8,xEa7)``), or (None, -1)."""
-        Work.steps += 1
+        _WORK[1] += 1
         events = []
         q = p + 1
         text = self.text
@@ -245,7 +269,15 @@ class Scanner:
     def _chain(self, p: int) -> tuple[list[tuple[MoveText, int]], int]:
         """The moves packed from ``p``, joined by commas without spaces, each with its
         event list where written right after it: (the moves with their ends, and the
-        end of a placement's square if ``p`` is one: ``-1`` otherwise)."""
+        end of a placement's square if ``p`` is one: ``-1`` otherwise). A chain read once
+        (while looking for a packed entry that was not there) is not read again."""
+        if self.chain is not None and self.chain[0] == p:
+            return self.chain[1]
+        found = self._read_chain(p)
+        self.chain = (p, found)
+        return found
+
+    def _read_chain(self, p: int) -> tuple[list[tuple[MoveText, int]], int]:
         text = self.text
         moves: list[tuple[MoveText, int]] = []
         fast = _MOVE.match
@@ -260,11 +292,12 @@ class Scanner:
                 end = m.end()
                 after = text[end]
                 if prefix is None:
-                    usual = after != "(" and after != "o" and _SQUARE.match(text, end) is None
+                    usual = after != "(" and after != "o" and (
+                        after not in FILES or _SQUARE.match(text, end) is None)
                 else:
                     usual = bool(close) and (not facing or (not prefix and letter == "E"))
                 if usual:
-                    Work.steps += 1
+                    _WORK[1] += 1
                     at = base + p + 1
                     to_at = at + len(frm)
                     squares = (SquareText(frm, get(at) or span_on(spans, line, at)),
@@ -298,13 +331,20 @@ class Scanner:
                 continue
             return moves, -1
 
+    def _blanks_end(self, p: int) -> int:
+        """Past the white space at ``p`` (lines not counted: a look-ahead)."""
+        text, n = self.text, self.n
+        while p < n and (text[p].isspace() or text[p] in "\u200b\ufeff"):
+            p += 1
+        return p
+
     def _blanks_then(self, p: int) -> str:
         """The first character after the white space at ``p`` ('' at the end)."""
         text, n = self.text, self.n
         start = p
         while p < n and (text[p].isspace() or text[p] in "\u200b\ufeff"):
             p += 1
-        Work.steps += p - start
+        _WORK[1] += p - start
         return text[p] if p < n else ""
 
     def _ends_turn(self, p: int) -> bool:
@@ -314,7 +354,7 @@ class Scanner:
 
     def _realm_list(self, p: int) -> tuple[RearrangementText | None, int]:
         """``Rh5(Pg4,Eg6N;Pi6)`` with no space and no Base at ``p``, or (None, -1)."""
-        Work.steps += 1
+        _WORK[1] += 1
         text = self.text
         end = square_end(text, p + 1)
         if end < 0 or text[end] != "(":
@@ -433,11 +473,12 @@ class Scanner:
         return self._emit(self._syntax("PIECE_AT", p, end, ("", piece, square, None)), end)
 
     def _moves_out(self, moves: list[tuple[MoveText, int]], p: int) -> Iterator[Token]:
-        """Hand out the moves of a chain from ``p``: one ``MOVE_RUN`` for the moves up to the
-        last with its events in the token (after a ``MOVE`` an event list may follow written
-        apart: ``Pa1a2,Pb1b2 (Bh5)``), each move after it a token of its own."""
+        """Hand out the moves of a chain from ``p``: one ``MOVE_RUN`` for them all, but a last
+        move without events is a ``MOVE`` of its own, as it would be token by token (an
+        event list may follow it written apart, ``Pa1a2,Pb1b2 (Bh5)``, and the parser's
+        state after it, and so any error's words, are those of a ``MOVE``)."""
         run = len(moves)
-        while run > 1 and moves[run - 1][0].events is None:
+        if moves[-1][0].events is None:
             run -= 1
         start = p
         if run > 1:
@@ -457,8 +498,10 @@ class Scanner:
     def _numbered(self, p: int) -> Iterator[Token]:
         """A move number (and the entry packed after it), a Black move number, a result."""
         text = self.text
-        q = _DIGITS.match(text, p).end()  # type: ignore[union-attr]
-        Work.steps += q - p
+        digits = _DIGITS.match(text, p)
+        assert digits is not None  # the caller saw a digit at p
+        q = digits.end()
+        _WORK[1] += q - p
         dot = q + 1
         c = text[dot] if text[q] == "." else ""
         if c and c in "PER":  # the usual entry: "7.Pi10i6(Bh5)..." (never a Black number)
@@ -524,13 +567,17 @@ class Scanner:
             return None, -1
         return moves, moves[-1][1]
 
-    def _packed_entry(self, p: int, dot: int) -> list[Token] | None:
+    def _packed_entry(self, p: int, dot: int, marker: int = -1) -> list[Token] | None:
         """``7.Pg5g9(Bh8)/`` (``WHITE_HALF``) or ``7.Pg5g9(Bh8)/Pc5c2`` (``FULL_ENTRY``; white
         space, even a line's end, may stand after the slash), with the syntax of its turns;
         several whole entries one after the other, white space between them, are one
         ``ENTRY_RUN``. None where the entry is not packed so."""
         line, line_start = self.line, self.line_start
+        first = self._marker_text(marker, p) if marker >= 0 else None  # before lines move on
         whole = self._whole_entry(p, dot)
+        if whole is None and marker >= 0:  # the marker is a token of its own, then the entry
+            self.line, self.line_start = line, line_start
+            return None
         if whole is None:
             self.line, self.line_start = line, line_start
             white, slash = self._turn_packed(dot)
@@ -539,25 +586,40 @@ class Scanner:
             syntax = (int(self.text[p:dot - 1]), _packed_turn(white), self._span(p))
             tok = self._syntax("WHITE_HALF", p, slash + 1, syntax)
             return [self._emit(tok, slash + 1)]
-        entries = [whole[0]]
+        entries: list[Any] = []
+        start = p
+        if first is not None:
+            entries.append(first)
+            start = marker
+        entries.append(whole[0])
         end = whole[1]
         while self.text[end].isspace():  # more whole entries after white space?
-            q, at = end, (self.line, self.line_start)
-            q = self._skip_blanks(q)
-            d = _DIGITS.match(self.text, q)
+            at = (self.line, self.line_start)
+            q = self._skip_blanks(end)
+            mark = self._list_marker_end(q)
+            r = mark if mark > 0 else q
+            d = _DIGITS.match(self.text, r)
             nxt = None
+            listed = self._marker_text(q, r) if mark > 0 else None  # before lines move on
             if d is not None and self.text[d.end()] == "." and self.text[d.end() + 1] in "PER":
-                nxt = self._whole_entry(q, d.end() + 1)
+                nxt = self._whole_entry(r, d.end() + 1)
             if nxt is None:
                 self.line, self.line_start = at
                 break
+            if listed is not None:
+                entries.append(listed)
             entries.append(nxt[0])
             end = nxt[1]
         kind = "FULL_ENTRY" if len(entries) == 1 else "ENTRY_RUN"
-        Work.tokens += 1
-        tok = Syntax(kind, self.text[p:end], p, line, p - line_start + 1)
+        if self.apart:  # the last Black turn stands apart from its slash
+            kind = "ENTRY_APART" if len(entries) == 1 else "RUN_APART"
+        _WORK[0] += 1
+        tok = Syntax(kind, self.text[start:end], start, line, start - line_start + 1)
         tok.syntax = entries[0] if len(entries) == 1 else entries
         return [self._emit(tok, end)]
+
+    def _marker_text(self, p: int, end: int) -> ListMarkerText:
+        return ListMarkerText(self.text[p:end].strip(), self._span(p))
 
     def _skip_blanks(self, q: int) -> int:
         """Past the white space at ``q``, counting the lines it ends."""
@@ -568,7 +630,7 @@ class Scanner:
                 self.line += 1
                 self.line_start = q + 1
             q += 1
-        Work.steps += q - start
+        _WORK[1] += q - start
         return q
 
     def _whole_entry(self, p: int, dot: int) -> tuple[Any, int] | None:
@@ -580,6 +642,7 @@ class Scanner:
             return None
         span = self._span(p)
         after = self._skip_blanks(slash + 1)
+        self.apart = after > slash + 1
         if text[after] not in "PE":
             return None
         moves, _ = self._chain(after)
@@ -587,8 +650,10 @@ class Scanner:
             return None
         end = moves[-1][1]
         c = text[end]
-        if not (end >= self.n or c.isspace() or c == ",") or self._blanks_then(end) == "(":
+        if not (end >= self.n or c.isspace() or c == ","):
             return None
+        if self._blanks_then(end) == "(" and self._note_end(self._blanks_end(end)) < 0:
+            return None  # an event list written apart: Black's last move reads it
         number = int(text[p:dot - 1])
         return (number, _packed_turn(white), [m for m, _ in moves], span), end
 
@@ -607,7 +672,7 @@ class Scanner:
             q = stop
             while self.text[q] in " \t":
                 q += 1
-            Work.steps += q - stop
+            _WORK[1] += q - stop
             if q == stop or not self.text[q].isdecimal():
                 break
         if not pairs:
@@ -616,7 +681,7 @@ class Scanner:
         return [self._emit(self._syntax(kind, p, end, pairs), end)]
 
     def _placed_pair(self, p: int) -> tuple[tuple[Any, ...] | None, int]:
-        Work.steps += 1
+        _WORK[1] += 1
         text = self.text
         q = p
         while text[q].isdecimal():
@@ -660,7 +725,7 @@ class Scanner:
             yield self._emit(self._token("SEMICOLON", p, p + 1), p + 1)
         elif c == "{":
             end = text.find("}", p, self.n)
-            Work.steps += (end if end >= 0 else self.n) - p
+            _WORK[1] += (end if end >= 0 else self.n) - p
             if end < 0:
                 yield self._bad(p)
                 return
@@ -685,7 +750,7 @@ class Scanner:
             r = p + 1
             while text[r] in " \t":
                 r += 1
-            Work.steps += r - p
+            _WORK[1] += r - p
             if r >= self.n or text[r] == "\n" or (text[r] == "\r" and text[r + 1] == "\n"):
                 yield self._emit(self._token("END_STOP", p, p + 1), p + 1)
             else:
@@ -701,38 +766,60 @@ class Scanner:
 
     def _paren(self, p: int) -> Token:
         """``(`` opening a list, or a parenthesised note like the article's ``(Figure 6)``."""
-        text = self.text
         if self.last not in ("REALM", "SACRIFICE"):
-            q = p + 1
-            while text[q] in " \t":
-                q += 1
-            if text[q] in "x+":
-                q += 1
-            if not (text[q] in PIECES and text[q + 1].isascii() and text[q + 1].isalpha()
-                    and text[q + 2] in DIGITS):
-                end = p + 1
-                while end < self.n and text[end] not in "()\n":
-                    end += 1
-                Work.steps += end - p
-                if text[end] == ")" and end < self.n:
-                    end += 1
-                    stray = text[end] == "," and self._ends_turn(end)
-                    if stray or (text[end] == "." and (end + 1 >= self.n
-                                                      or text[end + 1].isspace())):
-                        end += 1
-                    return self._emit(self._token("PAREN_NOTE", p, end), end)
+            end = self._note_end(p)
+            if end > 0:
+                return self._emit(self._token("PAREN_NOTE", p, end), end)
         self.parens += 1
         return self._emit(self._token("LPAR", p, p + 1), p + 1)
 
+    def _note_end(self, p: int) -> int:
+        """The end of a parenthesised note at ``p`` (with a stray comma or full stop a scan
+        left after it); -1 where the ``(`` opens a list (``(Bh5)``) or closes on no line."""
+        text = self.text
+        q = p + 1
+        while text[q] in " \t":
+            q += 1
+        if text[q] in "x+":
+            q += 1
+        if text[q] in PIECES and text[q + 1].isascii() and text[q + 1].isalpha() \
+                and text[q + 2] in DIGITS:
+            return -1
+        end = p + 1
+        while end < self.n and text[end] not in "()\n":
+            end += 1
+        _WORK[1] += end - p
+        if text[end] != ")" or end >= self.n:
+            return -1
+        end += 1
+        stray = text[end] == "," and self._ends_turn(end)
+        if stray or (text[end] == "." and (end + 1 >= self.n or text[end + 1].isspace())):
+            end += 1
+        return end
+
+    def _list_marker_end(self, p: int) -> int:
+        """The end of a list marker at ``p`` (``- `` before an entry's number), or -1."""
+        text = self.text
+        if text[p] not in "-*•":
+            return -1
+        q = p + 1
+        while text[q] in " \t":
+            q += 1
+        _WORK[1] += q - p
+        if q > p + 1 and text[q] == "*" and text[q + 1] in _RESULT_END:
+            return q  # "- *": a bare result listed like the entries before it
+        return q if q > p + 1 and text[q] in DIGITS else -1
+
     def _dash(self, p: int, c: str) -> Token:
         text = self.text
-        if c in "-*•":  # "- 10." in a transcript pasted from a list
-            q = p + 1
-            while text[q] in " \t":
-                q += 1
-            Work.steps += q - p
-            if q > p + 1 and text[q] in DIGITS:
-                return self._emit(self._token("LIST_MARKER", p, q), q)
+        q = self._list_marker_end(p)  # "- 10." in a transcript pasted from a list
+        if q > 0:
+            d = _DIGITS.match(text, q)
+            if d is not None and text[d.end()] == "." and text[d.end() + 1] in "PER":
+                run = self._packed_entry(q, d.end() + 1, p)  # the marker and whole entries
+                if run is not None:
+                    return run[0]
+            return self._emit(self._token("LIST_MARKER", p, q), q)
         if c == "-" and text.startswith("---", p):
             end = self._front_matter(p)
             if end > 0:
@@ -758,7 +845,7 @@ class Scanner:
         while q < n:
             eol = text.find("\n", q, n)
             stop = n if eol < 0 else eol
-            Work.steps += stop - q + 1
+            _WORK[1] += stop - q + 1
             if text.startswith("---", q) and not text[q + 3 : stop].removesuffix("\r").strip(" \t"):
                 return n if eol < 0 else eol + 1
             q = stop + 1
@@ -773,7 +860,7 @@ class Scanner:
             q = p + 1
             while text[q].isascii() and (text[q].isalpha() or text[q] in "?-"):
                 q += 1
-            Work.steps += q - p
+            _WORK[1] += q - p
             if text[q] == ":":
                 return self._emit(self._token("LABEL", p, q + 1), q + 1)
             # no label starts before q either: the same run of letters ends there

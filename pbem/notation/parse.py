@@ -32,6 +32,9 @@ _WORDS = {
     "MOVENUM": "a move number like '7.'",
     "WHITE_HALF": "a move number like '7.'",
     "FULL_ENTRY": "a move number like '7.'",
+    "ENTRY_RUN": "a move number like '7.'",
+    "ENTRY_APART": "a move number like '7.'",
+    "RUN_APART": "a move number like '7.'",
     "PLACED_PAIR": "a move number like '7.'",
     "PLACED_RUN": "a move number like '7.'",
     "BLACKNUM": "a move number like '7...'",
@@ -305,11 +308,19 @@ def _quoted(tok: Token) -> str:
     its first pair, as they were before they became one token, so that the error stays
     word for word the same."""
     text = str(tok)
+    if tok.type == "MOVE_RUN":  # up to its last move with events, the token it was before
+        moves = tok.syntax  # type: ignore[attr-defined]
+        last = max((i for i, m in enumerate(moves) if m.events is not None and i), default=0)
+        if last + 1 < len(moves):
+            return text[: moves[last + 1].span.column - moves[0].span.column - 1]
+        return text
     if tok.type == "PLACED_RUN":  # its first pair, the token it was before runs were one
         return text[: text.index(",") + 1]
-    if tok.type in ("FULL_ENTRY", "ENTRY_RUN"):  # up to the first white space: the first
-        text = text.split()[0]  # entry, or its White half where Black's turn is apart
-    if tok.type in ("WHITE_HALF", "FULL_ENTRY", "ENTRY_RUN"):
+    if tok.type in ("ENTRY_RUN", "RUN_APART") and text[0] in "-*•":  # its list marker
+        return text[: len(text) - len(text[1:].lstrip(" \t"))]
+    if tok.type in ("FULL_ENTRY", "ENTRY_RUN", "ENTRY_APART", "RUN_APART"):  # up to the
+        text = text.split()[0]  # first white space: the first entry, or its White half
+    if tok.type in ("WHITE_HALF", "FULL_ENTRY", "ENTRY_RUN", "ENTRY_APART", "RUN_APART"):
         dot = text.index(".") + 1
         if text[dot] == "R":
             return text[:dot]
@@ -379,11 +390,13 @@ def _in_context(tok: Token, choices: set[str], scanner: Scanner) -> Token | None
     """``tok`` read as the parser's state allows, if it can be (see ``_replayed``)."""
     if tok.type == "END_COMMA" and "COMMA" in choices:
         return Token("COMMA", str(tok), tok.start_pos, tok.line, tok.column)
-    if tok.type == "ENFORCER_AT" and "PIECE_AT" in choices and not scanner.parens:
+    if (tok.type == "ENFORCER_AT" and "PIECE_AT" in choices and not scanner.parens
+            and isinstance(tok, Syntax)):  # the scanner's token: line and column are set
+        assert tok.start_pos is not None and tok.line is not None and tok.column is not None
         placed = Syntax("PIECE_AT", str(tok)[:-1], tok.start_pos, tok.line, tok.column)
-        prefix, piece, square, _ = tok.syntax  # type: ignore[attr-defined]
+        prefix, piece, square, _ = tok.syntax
         placed.syntax = (prefix, piece, square, None)
-        scanner.pos = tok.start_pos + len(tok) - 1  # type: ignore[operator]
+        scanner.pos = tok.start_pos + len(tok) - 1
         return placed
     return None
 

@@ -213,14 +213,21 @@ class ToSyntax(Transformer[Token, Any]):
         """``7.Pg5g9(Bh8)/Pc5c2`` (one token), then what may follow Black's last move."""
         return self._whole(c[0].syntax, c[1:])
 
-    def entry_run(self, c: list[Any]) -> list[EntryText]:
-        """Whole entries one after the other (one token): what follows is the last one's."""
-        entries = c[0].syntax
-        last = len(entries) - 1
-        return [self._whole(e, c[1:] if i == last else []) for i, e in enumerate(entries)]
+    def entry_run(self, c: list[Any]) -> list[EntryText | ListMarkerText]:
+        """Whole entries one after the other (one token), list markers before them kept as
+        items: what follows is the last entry's."""
+        items = c[0].syntax
+        last = max(i for i, e in enumerate(items) if not isinstance(e, ListMarkerText))
+        return [e if isinstance(e, ListMarkerText) else self._whole(e, c[1:] if i == last else [])
+                for i, e in enumerate(items)]
 
     def _whole(self, entry: tuple[Any, ...], after: list[Any]) -> EntryText:
         number, white, moves, span = entry
+        if after and isinstance(after[0], tuple):  # events written apart (never packed so)
+            last = moves[-1]
+            moves = [*moves[:-1], MoveText(last.piece, last.squares, after[0], last.span,
+                                           last.off)]
+            after = after[1:]
         black = self._after_packed(moves, after)
         return EntryText(number, TurnText(tuple(white), (), None, white[0].span, None),
                          black, True, span)

@@ -49,7 +49,7 @@ class Rng(Protocol):
 
     def choice(self, seq: list[T] | tuple[T, ...]) -> T: ...
 
-    def shuffle(self, x: list[object]) -> None: ...
+    def shuffle(self, x: list[T]) -> None: ...
 
 
 def random_ruleset(rng: Rng) -> OrientalRules:
@@ -101,7 +101,7 @@ def choose_turn(rng: Rng, pos: Position) -> Turn:
     ]
     realm = rng.choice(realms)
     pieces = [s for s in REALM_SQUARES[realm] if (p := board[s]) is not None and p.side is side]
-    rng.shuffle(pieces)  # type: ignore[arg-type]
+    rng.shuffle(pieces)
     count = 1 if rng.random() < 0.6 else rng.choice(list(range(1, len(pieces) + 1)))
     moves: list[Move] = []
     current = board

@@ -135,7 +135,7 @@ class Rng(Protocol):
 
     def choice(self, seq: list[T] | tuple[T, ...]) -> T: ...
 
-    def shuffle(self, x: list[object]) -> None: ...
+    def shuffle(self, x: list[T]) -> None: ...
 
     def sample(self, population: list[T], k: int) -> list[T]: ...
 
@@ -388,7 +388,7 @@ class _Player:
         survey = _Survey(pos, self)
         board = pos.board
         squares = list(movers)
-        best = [self._best(survey, board[s], movers[s]) for s in squares]  # type: ignore[arg-type]
+        best = [self._best(survey, _on(board, s), movers[s]) for s in squares]
         if max(best) >= self.create and rng.random() < P_SEIZE:
             first = _pick_weighted(rng, squares, [w * w for w in best])
             return self._dispersal_turn(pos, movers, first=first, survey=survey)
@@ -587,7 +587,7 @@ class _Player:
             realm = REALM_OF[first]
         size = size or rng.choice(DISPERSAL_SIZES)
         group = [s for s in movers if REALM_OF[s] == realm and s != first]
-        rng.shuffle(group)  # type: ignore[arg-type]
+        rng.shuffle(group)
         if first is not None:
             group.insert(0, first)
         for frm in group[:size]:
@@ -633,7 +633,7 @@ class _Player:
             weights.append(goal * len(sources[t]) ** 2)
         target = _pick_weighted(rng, targets, weights)
         candidates = [s for s in movers if any(REALM_OF[x] == target for x in movers[s])]
-        rng.shuffle(candidates)  # type: ignore[arg-type]
+        rng.shuffle(candidates)
         # one piece per source Realm first, so that several Realms contribute
         firsts: dict[int, int] = {}
         rest = []
@@ -888,7 +888,7 @@ class _Player:
             if rng.random() < 0.6:  # onto a line to a seal square, for next turn
                 options = [(frm, to) for frm, found in movers.items() for to in found
                            if REALM_OF[to] != keep
-                           and _in_line(board, frm, board[frm], to, open_seal)]  # type: ignore[arg-type]
+                           and _in_line(board, frm, _on(board, frm), to, open_seal)]
                 if options:
                     return self._single(pos, *rng.choice(options)), movers
         return None, movers
@@ -917,6 +917,13 @@ def _creates_base(pos: Position, side: Side, realm: int) -> bool:
     if pos.ruleset.exclusive_creation:
         return not any(board[s] == other or board[s] == mine for s in squares)
     return not any(board[s] == other for s in squares)
+
+
+def _on(board: Board, square: int) -> Piece:
+    """The piece on ``square``, which holds one (a mover's)."""
+    piece = board[square]
+    assert piece is not None
+    return piece
 
 
 def _in_line(board: Board, frm: int, piece: Piece, to: int, goals: set[int]) -> bool:

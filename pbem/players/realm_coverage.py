@@ -101,7 +101,10 @@ class Coverage:
         return [head, *(f"  {f:<{width}}  {self.counts[f]:>7}" for f in FEATURES)]
 
 
-def coverage_of(playout: Playout) -> Coverage:
+def coverage_of(playout: object) -> Coverage:
+    """The rules one Featured Game's playout (``GeneratedGame.playout``) used."""
+    if not isinstance(playout, Playout):
+        raise TypeError(f"not a Featured Game's playout: {type(playout).__name__}")
     cov = Coverage(games=1)
     counts = cov.counts
     rs = playout.ruleset
@@ -131,11 +134,12 @@ def coverage_of(playout: Playout) -> Coverage:
             counts["pass"] += 1
             continue
         moves = [s for s in turn if isinstance(s.action, Move)]
+        moved = [s.action for s in turn if isinstance(s.action, Move)]
         for step in turn:
             if any(isinstance(e, PowerSacrificed) for e in step.events):
                 counts["power sacrifice"] += 1
-        starts = {REALM_OF[s.action.frm] for s in moves}  # type: ignore[union-attr]
-        ends = {REALM_OF[s.action.to] for s in moves}  # type: ignore[union-attr]
+        starts = {REALM_OF[m.frm] for m in moved}
+        ends = {REALM_OF[m.to] for m in moved}
         if len(starts) == 1:
             counts[f"dispersal of {min(len(moves), 4)}{'+' if len(moves) >= 4 else ''} "
                    f"piece{'s' if len(moves) > 1 else ''}"] += 1

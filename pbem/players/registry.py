@@ -8,12 +8,14 @@ written syntax (``pbem.rules.written``), so the record writer needs no game's ty
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import PbemError
 from pbem.players import classic, medieval, modern, oriental, realm
+from pbem.rules.game import GamePosition, GameRuleset
 from pbem.rules.pieces import Side
 from pbem.rules.written import ActionText
 
@@ -22,16 +24,16 @@ from pbem.rules.written import ActionText
 class GeneratedGame:
     """A game a policy played, as the record will say it."""
 
-    ruleset: Any
+    ruleset: GameRuleset
     #: every turn in order (placements included): who played it and its actions
     turns: tuple[tuple[Side, tuple[ActionText, ...]], ...]
-    final: Any
+    final: GamePosition
     #: cut off (turn cap or dead end) instead of ending by the rules
     capped: bool = False
     #: games thrown away before this one and played afresh
     discarded: int = 0
     #: the policy's own account of the game (the Featured coverage counts read it)
-    playout: Any = None
+    playout: object = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,14 +42,16 @@ class Policy:
 
     game: str
     #: ``play(rng, ruleset, *, max_turns=...)`` -> the game as the policy played it
-    play: Callable[..., Any]
+    play: Callable[..., object]
     #: ``random_ruleset(rng)`` -> a valid random ruleset of the game
-    random_ruleset: Callable[[Any], Any]
+    random_ruleset: Callable[[random.Random], GameRuleset]
     max_turns: int
     #: ``written(played)`` -> the GeneratedGame of what ``play`` returned
     written: Callable[[Any], GeneratedGame]
 
-    def generate(self, rng: Any, ruleset: Any, *, max_turns: int | None = None) -> GeneratedGame:
+    def generate(
+        self, rng: random.Random, ruleset: GameRuleset, *, max_turns: int | None = None
+    ) -> GeneratedGame:
         played = self.play(rng, ruleset, max_turns=max_turns or self.max_turns)
         return self.written(played)
 

@@ -7,36 +7,41 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar
 
-from pbem.rules.game import Phase, Resolved
-from pbem.rules.pieces import Side
+from pbem.rules.game import GamePosition, GameRuleset, Phase, Resolved
+from pbem.rules.pieces import BoardPiece, Side
 from pbem.rules.written import ActionText
 
+#: the game's own position and ruleset
+P = TypeVar("P", bound=GamePosition)
+R = TypeVar("R", bound=GameRuleset)
+
 
 @dataclass(frozen=True, slots=True)
-class Step:
-    """One action as played, with its events and the boards around it."""
+class Step(Generic[P]):
+    """One action as played, with its events and the boards around it (the action and
+    the events are the game's own values, as in ``Resolved``)."""
 
     side: Side
-    action: Any
-    events: tuple[Any, ...]
+    action: object
+    events: tuple[object, ...]
     #: the board the action was played on
-    before: tuple[Any, ...]
+    before: tuple[BoardPiece | None, ...]
     #: the position after it
-    after: Any
+    after: P
 
 
-Turn = tuple[Step, ...]
+Turn = tuple[Step[P], ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Playout:
+class Playout(Generic[R, P]):
     """A whole game as a player played it."""
 
-    rules: Any
-    turns: tuple[Turn, ...]
-    final: Any
+    rules: R
+    turns: tuple[Turn[P], ...]
+    final: P
     capped: bool = False
     #: how many of ``turns`` are set-up placements (they come first)
     setup_turns: int = 0
@@ -47,16 +52,16 @@ class Playout:
 
 
 def play_out(
-    rules: Any,
-    position: Any,
-    place: Callable[[Any], Step],
-    choose_turn: Callable[[Any], Turn],
+    rules: R,
+    position: P,
+    place: Callable[[P], Step[P]],
+    choose_turn: Callable[[P], Turn[P]],
     max_turns: int,
-) -> Playout:
+) -> Playout[R, P]:
     """A whole game from ``position``: a placement at a time while the set-up lasts,
     then ``choose_turn``'s turns until the rules end the game or ``max_turns``."""
     pos = position
-    turns: list[Turn] = []
+    turns: list[Turn[P]] = []
     while pos.phase is Phase.SETUP:
         step = place(pos)
         turns.append((step,))
@@ -70,7 +75,7 @@ def play_out(
 
 
 def written_turn(
-    turn: Turn, canonical_of: Callable[[Resolved], ActionText]
+    turn: Turn[P], canonical_of: Callable[[Resolved], ActionText]
 ) -> tuple[ActionText, ...]:
     """A turn as canonical written syntax, every event written (for records)."""
     return tuple(canonical_of(Resolved(s.action, tuple(s.events), s.before)) for s in turn)

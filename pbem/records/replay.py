@@ -9,6 +9,7 @@ final position is the one after the last legal turn.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,14 @@ from pbem.notation.syntax import (
     TurnText,
 )
 from pbem.records.rulesets import load_ruleset
-from pbem.rules.game import ActionRuleError, AnyGame, GamePosition, Phase, Resolved
+from pbem.rules.game import (
+    ActionRuleError,
+    AnyGame,
+    GamePosition,
+    GameRuleset,
+    Phase,
+    Resolved,
+)
 from pbem.rules.pieces import Side
 from pbem.rules.registry import featured, game_of
 from pbem.rules.repairs import reading_chosen
@@ -69,7 +77,7 @@ class Replay:
     """The outcome of playing one record through the rules."""
 
     headers: dict[str, Any]
-    ruleset: Any
+    ruleset: GameRuleset | None
     turns: list[PlayedTurn] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
     error: GameError | None = None
@@ -106,16 +114,22 @@ class Replay:
         return [self.turns[0].before, *(t.after for t in self.turns)]
 
 
+#: the words of the error where a walk meets an ambiguity its plan has no choice for
+Verdict = Callable[[AmbiguousReading], str]
+#: a game's ``resolve_action``: the walker hands it the game's turn states unread
+Resolve = Callable[[Any, ActionText], tuple[Any, Resolved]]
+
+
 class _Stop(Exception):
     """Ends the walk at the first error."""
 
 
 def ruleset_of(
     headers: dict[str, Any],
-    default: Any = None,
+    default: GameRuleset | None = None,
     base: Path | None = None,
     spans: dict[str, Span] | None = None,
-) -> Any:
+) -> GameRuleset | None:
     """The front matter's ruleset (a preset, a file, or a mapping), else ``default``; a
     ``setup:`` key (a custom opening, square -> piece) is the ruleset's ``setup`` option.
 
@@ -144,7 +158,7 @@ def replay_game(
     game: GameText,
     *,
     strict: bool = False,
-    default_ruleset: Any = None,
+    default_ruleset: GameRuleset | None = None,
     base: Path | None = None,
     budget: int | None = None,
 ) -> Replay:
@@ -163,12 +177,40 @@ def replay_game(
     if strict:  # every repair is an error: nothing to decide
         return annotated(_walk(game, ruleset, strict, None))
     readings = _Readings(game, ruleset, READING_BUDGET if budget is None else budget)
-    return annotated(readings.decide())
+    return annotated(_as_written_first(readings.decide()))
 
 
-def replay_variation(line: GameText, ruleset: Any, before: Any) -> Replay:
+def _case_only(message: str) -> bool:
+    """``read 'PL1L6' as 'Pl1l6'``: a slip of letter case, the same squares as written."""
+    parts = message.split("'")
+    return len(parts) >= 4 and parts[1].lower() == parts[3].lower()
+
+
+def _as_written_first(replay: Replay) -> Replay:
+    """A record that breaks although look-alike letters were read another way: the error
+    says where the record as written broke first, and that it was read on only under the
+    look-alike reading (an Oriental ``12.Eb2l2`` read as ``Eb2i2``, the error at 13w)."""
+    error = replay.error
+    if error is None:
+        return replay
+    first = next((w for w in replay.warnings if w.code == "repair.square" and w.turn
+                  and w.turn != error.turn and not _case_only(w.message)), None)
+    if first is None:
+        return replay
+    why = f" ({first.notes[0]})" if first.notes else ""
+    replay.error = replace(error, message=(
+        f"{error.message}. The record as written breaks earlier, at {first.turn}{why}; "
+        f"it was read on only as a look-alike reading ({first.message}), and under that "
+        f"reading it breaks at {error.turn or 'the end'}"))
+    return replay
+
+
+def replay_variation(
+    line: GameText, ruleset: GameRuleset | None, before: GamePosition
+) -> Replay:
     """A variation's line played from ``before``, the position before the turn it
-    replaces (its own variations checked too)."""
+    replaces (its own variations checked too): what validate checks and the viewers
+    step into."""
     replay = Replay(headers={}, ruleset=ruleset)
     walker = _Walker(replay, False, None)
     replay.final = before
@@ -221,7 +263,9 @@ def annotated(replay: Replay) -> Replay:
     return replay
 
 
-def _walk(game: GameText, ruleset: Any, strict: bool, readings: _Plan | None) -> Replay:
+def _walk(
+    game: GameText, ruleset: GameRuleset | None, strict: bool, readings: _Plan | None
+) -> Replay:
     """One walk of the whole record; with ``readings``, ambiguities are read as it says."""
     replay = Replay(headers=dict(game.headers), ruleset=ruleset)
     walker = _Walker(replay, strict, readings)
@@ -269,7 +313,7 @@ class _Plan:
 
     choices: tuple[int, ...]
     budget: list[int]
-    verdict: Any = None
+    verdict: Verdict | None = None
     met: int = 0
 
 
@@ -285,14 +329,15 @@ class _Readings:
     record without ambiguities nothing, however long).
     """
 
-    def __init__(self, game: GameText, ruleset: Any, budget: int):
+    def __init__(self, game: GameText, ruleset: GameRuleset | None, budget: int):
         self.game = game
         self.ruleset = ruleset
         self.budget = [budget]
         self.limit = budget
 
     def walk(
-        self, choices: tuple[int, ...], verdict: Any = None, budget: list[int] | None = None
+        self, choices: tuple[int, ...], verdict: Verdict | None = None,
+        budget: list[int] | None = None,
     ) -> Replay | _Branch:
         """One walk under ``choices``; ``budget`` (a shared counter) bounds the actions."""
         plan = _Plan(choices, [_UNBOUNDED] if budget is None else budget, verdict)
@@ -331,7 +376,7 @@ class _Readings:
             return self._fail_at(a[:common], self._two_carry)
         return self._fail_at((), lambda amb: self._none_carry(amb, broken))
 
-    def _fail_at(self, choices: tuple[int, ...], verdict: Any) -> Replay:
+    def _fail_at(self, choices: tuple[int, ...], verdict: Verdict) -> Replay:
         out = self.walk(choices, verdict)
         assert isinstance(out, Replay)
         return out
@@ -403,8 +448,8 @@ class _Walker:
         self.result_seen: ResultText | None = None
 
     def ambiguous(
-        self, fn: Any, state: Any, action: Any, amb: AmbiguousReading
-    ) -> tuple[Any, Resolved]:
+        self, fn: Resolve, state: object, action: ActionText, amb: AmbiguousReading
+    ) -> tuple[object, Resolved]:
         """``fn(state, action)`` raised ``amb``: the action is read as the plan says (the
         walker calls ``fn`` itself, spending the plan's budget, for every action)."""
         plan = self.plan
@@ -420,8 +465,8 @@ class _Walker:
 
     @staticmethod
     def chosen(
-        fn: Any, state: Any, action: Any, amb: AmbiguousReading, index: int
-    ) -> tuple[Any, Resolved]:
+        fn: Resolve, state: object, action: ActionText, amb: AmbiguousReading, index: int
+    ) -> tuple[object, Resolved]:
         """``action`` read the ``index``-th way, its warning naming the other readings."""
         with reading_chosen(index):
             state, resolved = fn(state, action)
@@ -470,7 +515,8 @@ class _Walker:
                 "record.result",
                 game.header_span,
             )
-        for item in game.items:
+        items = game.items
+        for n, item in enumerate(items):
             if self.result_seen is not None and isinstance(item, EntryText):
                 self.fail(
                     f"entry {item.number} follows the result {self.result_seen.text!r}: "
@@ -490,10 +536,12 @@ class _Walker:
                         Diagnostic("repair.label", f"read {item.text!r} as {fixed!r}", item.span)
                     )
             elif isinstance(item, ListMarkerText):
+                after = items[n + 1] if n + 1 < len(items) else None
+                what = "the result" if isinstance(after, ResultText) else "the entry"
                 self.warn(
                     Diagnostic(
                         "repair.list-marker",
-                        f"ignored the list marker {item.text!r} before the entry",
+                        f"ignored the list marker {item.text!r} before {what}",
                         item.span,
                     )
                 )
@@ -561,7 +609,7 @@ class _Walker:
         game = self.game
         resolved: list[Resolved] = []
         current: ActionText | None = None
-        state: Any = None
+        state: object = None
         try:
             state = game.begin_turn(before, turn.actions)
             resolve = game.resolve_action
@@ -612,7 +660,7 @@ class _Walker:
         last = self.replay.turns[-1].label if self.replay.turns else None
         return self.replay.game.end_words_after(self.position, last)
 
-    def check_result(self, game: GameText, header_result: Any) -> None:
+    def check_result(self, game: GameText, header_result: object) -> None:
         pos = self.position
         claimed = None
         span = game.header_span

@@ -65,6 +65,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     rated.add_argument("--rated", dest="rated", action="store_true", default=None,
                        help="the game counts for the ratings (the default unless the "
                        "config says rated: false)")
+    p.add_argument("--webhook", metavar="URL", help="the organiser's webhook for this game "
+                   "(https; called when it becomes a player's turn, at the end, for offers)")
     p.add_argument("--home", help=home_help)
     p.add_argument("--no-send", action="store_true", help="queue the mail, do not deliver yet")
     p.set_defaults(func=cmd_new)
@@ -128,6 +130,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--home", help=home_help)
     p.set_defaults(func=cmd_flush)
+
+    p = sub.add_parser(
+        "check-mail", help="check the DKIM set-up offline and print the DNS records to publish",
+        description="Check config.yaml's mail set-up without the network: the DKIM key "
+        "readable and at least 2048 bits, selector and domain set, the From address on the "
+        "DKIM domain; then print the TXT records to publish for SPF, DKIM and DMARC "
+        "(docs/deliverability.md). Exit 0 all good, 1 something to fix.",
+    )
+    p.add_argument("--home", help=home_help)
+    p.set_defaults(func=cmd_check_mail)
     register_timed(sub, home_help)
 
 
@@ -147,7 +159,16 @@ def _deliver(home: Home, config: Config, conn: sqlite3.Connection) -> bool:
 
     result = deliver(conn, config, home.outbox_path)
     _report_delivery(result.errors[:5], result.given_up)
+    _call_hooks(conn, config)  # after the mail: a hook never delays one
     return result.failed == 0
+
+
+def _call_hooks(conn: sqlite3.Connection, config: Config, everything: bool = False) -> None:
+    from pbem.referee.hook_outbox import deliver_hooks
+
+    hooks = deliver_hooks(conn, config, everything=everything)
+    for words in hooks.dropped:
+        sys.stderr.write(printable(f"pbem: a webhook was dropped: {words}") + "\n")
 
 
 def _finish(args: argparse.Namespace, home: Home, config: Config,
@@ -234,10 +255,25 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
             clock = clock_option(args.clock, "--clock")
         except PbemError as exc:
             raise UsageError(str(exc)) from None
+    from pbem.referee.hook_events import (
+        WebhookRefused,
+        check_organiser_hook,
+        set_organiser_hook,
+    )
+    from pbem.referee.store import transaction
+
+    if args.webhook is not None:
+        try:
+            check_organiser_hook(config, args.webhook)
+        except WebhookRefused as exc:
+            raise UsageError(str(exc)) from None
     game_id = Referee(conn, config).new_game(
         args.white, args.black, ruleset, args.name, args.white_name, args.black_name, clock,
         rated=args.rated,
     )
+    if args.webhook is not None:
+        with transaction(conn):
+            set_organiser_hook(conn, config, game_id, args.webhook)
     out.write(f"{game_id}\n")
     out.flush()
     _finish(args, home, config, conn)
@@ -245,7 +281,7 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
-    from pbem.referee.mailer import clock_lines
+    from pbem.referee.mailer import END_WORDS, clock_lines
     from pbem.referee.now import system_now
     from pbem.referee.reach import unreachable_words
     from pbem.referee.store import games
@@ -265,7 +301,12 @@ def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
         else:
             pos = game.position
             state = f"{pos.to_move.title} to move ({pos.turn_number()}{pos.to_move.letter})"
-        last = "no turn yet" if r["last"] == "start" else f"last {r['last']}"
+        if r["last"] == "end":  # ended off the board: how, not the 'end' entry's label
+            loser = {"1-0": "Black", "0-1": "White"}.get(str(game.result), "a side")
+            last = END_WORDS.get(str(game.end_reason), "ended off the board").format(
+                side=loser)
+        else:
+            last = "no turn yet" if r["last"] == "start" else f"last {r['last']}"
         out.write(printable(f"{game.id:>4}  {game.name}: {white.name} (White) v {black.name} "
                             f"(Black); {state}; {last}; ruleset {game.ruleset}") + "\n")
         if game.status == "playing":
@@ -446,12 +487,34 @@ def cmd_flush(args: argparse.Namespace, out: TextIO) -> int:
 
     home, config, conn = _open(args)
     result = deliver(conn, config, home.outbox_path, everything=True)
+    _call_hooks(conn, config, everything=True)
     given_up = f", {len(result.given_up)} given up" if result.given_up else ""
     out.write(f"{result.sent} sent, {result.failed} still queued{given_up}\n")
     _report_delivery(result.errors, result.given_up)
     if result.given_up:
         return EXIT_GIVEN_UP
     return EXIT_QUEUED if result.failed else EXIT_OK
+
+
+def cmd_check_mail(args: argparse.Namespace, out: TextIO) -> int:
+    from pbem.referee.home import Home, home_path
+    from pbem.referee.signing import check_dkim
+
+    config = Home(home_path(args.home)).load_config()
+    check = check_dkim(config.dkim, config.address,
+                       config.smtp.host if config.smtp is not None else None)
+    for problem in check.problems:
+        out.write(printable(f"problem: {problem}") + "\n")
+    if not check.problems:
+        out.write(f"ok: mail from {config.address} is DKIM-signed for "
+                  f"{config.dkim.domain if config.dkim else ''}\n")
+    out.write("\nPublish in DNS:\n")
+    for name, kind, value in check.records:
+        out.write(printable(f"{name}. IN {kind} \"{value}\"") + "\n")
+    out.write("\n")
+    for note in check.notes:
+        out.write(printable(f"note: {note}") + "\n")
+    return EXIT_INVALID if check.problems else EXIT_OK
 
 
 # -- the clock and the game master ------------------------------------------------------

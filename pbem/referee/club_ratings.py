@@ -119,4 +119,7 @@ def report_line(conn: sqlite3.Connection, game: store.Game, settings: Settings) 
         shown = s.shown() if s is not None else Standing(p.email, settings.initial(), 0, 0, 0,
                                                          0).shown()
         parts.append(f"{p.title} {shown}")
-    return f"Ratings in {played.title}: {', '.join(parts)}."
+    line = f"Ratings in {played.title}: {', '.join(parts)}."
+    if any(part.endswith("?") for part in parts):  # said where it is shown (issue 23.10)
+        line += " (? provisional: too few rated games yet to be sure.)"
+    return line

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from pbem.notation.format import format_turn
 from pbem.notation.syntax import TurnText
+from pbem.referee.hook_events import after_commit
 from pbem.referee.mailer import END_WORDS, NOTED_ENDS
 from pbem.referee.refusal import Refusal
 from pbem.referee.store import conditions, games
 from pbem.referee.store.games import load_game, record_text
 from pbem.referee.tournament import crosstable_for_game, game_over
 from pbem.referee.unit import Unit
+from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
 
@@ -61,6 +63,7 @@ def commit(unit: Unit) -> None:
         loser = unit.loser or unit.me
         note = END_WORDS[unit.ended].format(side=loser.title)
         games.add_turn(conn, game.id, seq + 1, "end", note, unit.board, unit.row)
+    offered = unit.offer if unit.changed and unit.offer and unit.offer != game.offer else None
     if unit.changed:
         status, old_result, old_end = game.status, game.result, game.end_reason
         if unit.revived:
@@ -71,10 +74,12 @@ def commit(unit: Unit) -> None:
         game = load_game(conn, game.id)
     for text in unit.notices:
         games.log(conn, game.id, "notice", text)
+    after_commit(conn, unit.config, game, played=bool(unit.turns), ended=bool(unit.ended),
+                 new_offer=offered)
     inc, row = unit.inc, unit.row
-    if unit.turns:
+    if unit.turns:  # a turn that ends the game: the players get the result mail alone
         mailer.reports(game, inc, row, unit.notices, played=len(unit.turns),
-                       private=unit.private)
+                       private=unit.private, players=not unit.ended)
     else:
         if unit.notices:
             mailer.notices(game, unit.notices, unit.notice_board, inc, row)
@@ -82,7 +87,7 @@ def commit(unit: Unit) -> None:
             mailer.tell_one(game, game.players[side], "your conditional turns", "\n".join(lines),
                             row=row)
     if unit.sections:
-        mailer.reply(game, unit.player, unit.sections, inc, row)
+        mailer.reply(game, unit.player, unit.sections, inc, row, unit.section_html)
     if unit.ended:
         conditions.drop_all(conn, game.id)  # a set of conditional turns lapses with the game
         games.log(conn, game.id, "end", f"{unit.ended}: {game.result}")
@@ -97,4 +102,11 @@ def commit(unit: Unit) -> None:
             how = game_of(game.position).end_words_after(
                 game.position, unit.turns[-1].label if unit.turns else None)
         game_over(conn, mailer, unit.now, game.id)  # a game of an event: the next round?
-        mailer.results(game, how, inc, row, event=crosstable_for_game(conn, game.id))
+        on_top: dict[Side, list[str]] = {}
+        if unit.turns:
+            ending = games.stored_turns(conn, game.id)[-len(unit.turns):]
+            last = "; ".join(f"{label} {text}" for label, text in ending)
+            for one in (Side.WHITE, Side.BLACK):
+                on_top[one] = [f"Played: {last}", *unit.notices, *unit.private.get(one, [])]
+        mailer.results(game, how, inc, row, event=crosstable_for_game(conn, game.id),
+                       news=on_top)

@@ -20,7 +20,8 @@ from pbem.referee.html_text import html_to_text
 
 @dataclass(frozen=True, slots=True)
 class BodyLine:
-    #: 1-based line number in the decoded body (the text the player's program shows)
+    #: 1-based line number in the player's own text (the lines he wrote, from his first
+    #: words on: what is quoted above or between them does not count, issue 23.9)
     number: int
     text: str
 
@@ -78,7 +79,7 @@ def choose_part(msg: Message) -> tuple[Message | None, str]:
         if part.is_multipart():
             if ctype == "message/rfc822":
                 continue
-            stack[0:0] = list(part.get_payload())  # type: ignore[arg-type]
+            stack[0:0] = [p for p in part.get_payload() if isinstance(p, Message)]
             continue
         if _is_attachment(part):
             continue
@@ -121,7 +122,7 @@ _OUTLOOK_HEADER = re.compile(r"^\s*(From|Sent|To|Subject|Date):\s", re.I)
 
 
 def player_lines(text: str) -> list[BodyLine]:
-    """The lines the player wrote, with their line numbers in ``text``."""
+    """The lines the player wrote, numbered as his own text (quotes not counted)."""
     raw = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     kept: list[BodyLine] = []
     skip_next_wrote = False
@@ -152,7 +153,10 @@ def player_lines(text: str) -> list[BodyLine]:
             if nxt.endswith("wrote:") and not nxt.startswith(">"):
                 skip_next_wrote = True
                 continue
-        kept.append(BodyLine(i, stripped))
+        if not kept and not stripped.strip():
+            continue  # blank lines before his first words are not his text's lines
+        # numbered as the player's own text: quoted lines and quote headers do not count
+        kept.append(BodyLine(len(kept) + 1, stripped))
     return kept
 
 

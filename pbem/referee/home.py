@@ -112,7 +112,13 @@ tournaments:
 digest_hour: 18           # UTC hour from which `pbem tick` sends the daily digests
 case_repairs: false       # true: play 'bh2' as 'Bh2' (said in the report); never i for l
 public_messages: false    # true: a finished game's public record keeps the players' 'say'
-# Who is told of a mail the mail server refused for good (besides stderr and the log):
+# The live web site of the games (pages rewritten after every run; no address ever on it):
+# site:
+#   path: /var/www/realm            # relative paths are under this folder
+#   url: https://realm.example/club # the reports link to URL/games/game-N.html
+#   title: Club games               # the index's title and the records' event
+# Who is told of a mail the mail server refused for good, or of a mail loop (the same
+# refusal twice a day to one address), besides stderr and the game's log:
 # operator: admin@example.org
 # What a mail, an address, a game and a day can make the referee send (defaults shown):
 # limits:

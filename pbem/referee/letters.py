@@ -112,12 +112,15 @@ def letter(name: str, **context: object) -> Letter:
 
 
 def help_text(token: str | None, examples: Sequence[tuple[str, str]] = (),
-              notation: Sequence[tuple[str, str]] = (), agreement: bool | None = None) -> str:
+              notation: Sequence[tuple[str, str]] = (), agreement: bool | None = None,
+              game_title: str = "") -> str:
     """How to play by mail (the ``help`` command, and the end of an invitation), with
     ``examples``: turns legal now in the reader's own game, and ``notation``: the game's
-    own notation (``Game.mail_examples``; none: the Featured Game's), and what each shows;
+    key to its own notation (``Game.notation_key``; none: the Featured Game's usual
+    lines), and what each shows;
     ``agreement``: whether the reader's game may end by agreement
     (``Game.ends_by_agreement``; None outside a game), so that ``offer end`` is listed
     only where the game allows it."""
     return render_template("referee/help.txt.j2", token=token, examples=list(examples),
-                           notation=list(notation), agreement=agreement)
+                           notation=list(notation), agreement=agreement,
+                           game_title=game_title)

@@ -11,6 +11,7 @@ limited (``ratelimit``), as a stranger's when the mail proved no key.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -29,10 +30,11 @@ from pbem.referee.home import Config
 from pbem.referee.inbox import Incoming
 from pbem.referee.letters import Letter, help_text, letter
 from pbem.referee.limits import capped, load_limits
+from pbem.referee.operator_notice import notify_operator
 from pbem.referee.options import Options
 from pbem.referee.posting import post
 from pbem.referee.publish import page_links
-from pbem.referee.ratelimit import over_limit
+from pbem.referee.ratelimit import SAME_ANSWERS_PER_DAY, over_limit, same_answers
 from pbem.referee.refusal import Refusal
 from pbem.referee.report_mail import MailBoard, mail_board, report_parts
 from pbem.referee.store import accounts, delivery, games, transaction
@@ -120,6 +122,8 @@ class Mailer:
             answer = "keyed" if self.proven_key else "stranger"
             why = over_limit(self.conn, self.limits, out.recipient, out.game_id,
                              answer == "stranger", time.time())
+            if why is None and out.kind == "refusal":  # replies differ by their sections
+                why = self._loop(out)
             if why is not None:
                 if out.game_id is not None:
                     games.log(self.conn, out.game_id, "not-answered",
@@ -127,6 +131,23 @@ class Mailer:
                 return 0
         out = capped(out, self.limits)
         return post(self.conn, self.config, out, row, answer)
+
+    def _loop(self, out: Outgoing) -> str | None:
+        """Why ``out`` looks like a turn of a mail loop (the same answer to the same address
+        twice today already), or None; the operator is told once of each loop."""
+        sent = same_answers(self.conn, out.recipient, out.kind, out.subject, time.time())
+        if sent < SAME_ANSWERS_PER_DAY:
+            return None
+        digest = hashlib.sha256(f"{out.kind}\x00{out.subject}".encode()).hexdigest()[:16]
+        notify_operator(
+            self.conn, self.config, f"answer-loop:{out.recipient}:{digest}",
+            f"a mail loop with {out.recipient}?",
+            f"{out.recipient} was sent the same {out.kind} ('{out.subject}') "
+            f"{SAME_ANSWERS_PER_DAY} times today and wrote again the same way: perhaps an "
+            "auto-responder. The referee stays silent to that address about this until "
+            "tomorrow; nothing else changes.", game_id=out.game_id)
+        return (f"the same {out.kind} went to {out.recipient} {sent} times today already "
+                "(a mail loop?)")
 
     def zone(self, email: str) -> tzinfo | None:
         """The time zone the address reads deadlines in (None: UTC)."""
@@ -187,8 +208,10 @@ class Mailer:
             rules=describe_ruleset(pos.ruleset), board=render_text(pos, flip=p.flip),
             to_move=pos.to_move.title, token=p.token,
             clock=clock_lines(game, self.now(), with_settings=True, zone=self.zone(p.email)),
-            help=help_text(p.token, examples(pos), rules.mail_examples, agreement),
-            examples=examples(pos), notation=rules.mail_examples, agreement=agreement,
+            help=help_text(p.token, examples(pos), rules.notation_key(pos.ruleset), agreement,
+                           rules.title),
+            examples=examples(pos), notation=rules.notation_key(pos.ruleset),
+            agreement=agreement, about=rules.about,
             rated="yes" if game.rated else "no: this game does not count for the ratings",
             **board.context(),
         )
@@ -198,7 +221,8 @@ class Mailer:
 
     def reports(self, game: Game, inc: Incoming | None, row: int | None,
                 notes: Sequence[str] = (), *, played: int = 1,
-                private: Mapping[Side, Sequence[str]] | None = None) -> None:
+                private: Mapping[Side, Sequence[str]] | None = None,
+                players: bool = True) -> None:
         """The turn report to both players (or their digests) and to the observers: the
         notices on top, the clock after the board. ``played``: how many turns the report
         covers (a turn and the answer given in advance, a forced pass); ``private``: lines
@@ -217,7 +241,7 @@ class Mailer:
         labels = last.label
         if played > 1 and len(replay.turns) >= played:
             labels = f"{replay.turns[-played].label} to {last.label}"
-        for p in game.players.values():
+        for p in game.players.values() if players else ():  # at the end: the result mail
             lines = [*clock_lines(game, now, zone=self.zone(p.email)), ratings]
             top = [*notes, *(private or {}).get(p.side, ())]
             text, html, pictures = report_parts(replay, flip=p.flip, top=top,
@@ -225,7 +249,7 @@ class Mailer:
             if after.phase is Phase.OVER:
                 state = "the game is over"
             elif after.to_move is p.side:
-                state = f"your move ({after.turn_number()}{after.to_move.letter})"
+                state = f"your move (#{after.turn_number()}{after.to_move.letter})"
             else:
                 state = f"{after.to_move.title} to move"
             out = self.to(game, p, "report", f"{labels} played; {state}", Letter(text, html),
@@ -331,21 +355,28 @@ class Mailer:
         self.queue(replace(out, pictures=board.pictures, listed="reminder"), None)
 
     def reply(self, game: Game, p: Player, sections: Sequence[tuple[str, str]],
-              inc: Incoming | None, row: int | None) -> None:
-        """The answer to a player's questions (board, history, help, moves)."""
+              inc: Incoming | None, row: int | None,
+              html: Mapping[str, str] | None = None) -> None:
+        """The answer to a player's questions (board, history, help, moves); ``html``: a
+        section's own HTML by its title (the rules page), else its text, preformatted."""
+        html = html or {}
         shows = any(t == "The board" for t, _ in sections)  # the 'board' command's answer
         board = self.board(game, p.flip) if shows else None
         body = letter("reply", player=p.name,
-                      sections=[{"title": t, "text": x} for t, x in sections],
+                      sections=[{"title": t, "text": x, "html": html.get(t)}
+                                for t, x in sections],
                       **(board.context() if board is not None else {}))
         what = ", ".join(t.lower() for t, _ in sections)
         out = self.to(game, p, "reply", what, body, inc=inc, auto="auto-replied")
         self.queue(replace(out, pictures=board.pictures if board else ()), row)
 
     def results(self, game: Game, how: str, inc: Incoming | None, row: int | None,
-                event: str | None = None) -> None:
+                event: str | None = None,
+                news: Mapping[Side, Sequence[str]] | None = None) -> None:
         """The end of the game to both players, with their ratings after it (and the
-        crosstable of its event, ``event``, when it is a game of one)."""
+        crosstable of its event, ``event``, when it is a game of one). ``news``: what a
+        turn report would have said on top (the turn that ended the game, notices,
+        messages), so that the end is one mail to each player, not a report and a result."""
         pos = game.position
         ratings = report_line(self.conn, game, self.options.ratings)
         for p in game.players.values():
@@ -354,7 +385,8 @@ class Mailer:
                 "result", player=p.name, game_id=game.id, title=game.name,
                 how=how, result=game.result, result_words=result_words(game.result),
                 score=game_of(pos).score(pos), board=render_text(pos, flip=p.flip),
-                record=game.record, ratings=ratings, event=event, **board.context(),
+                record=game.record, ratings=ratings, event=event,
+                news=list((news or {}).get(p.side, ())), **board.context(),
             )
             subject = f"game over, {game.result} ({result_words(game.result)})"
             out = self.to(game, p, "result", subject, body, inc=inc)

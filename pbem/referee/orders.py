@@ -18,6 +18,7 @@ COMMAND_WORDS: dict[str, str] = {
     "board": "board",
     "history": "history",
     "help": "help",
+    "rules": "rules",
     "resign": "resign",
     "offer end": "offer-end",
     "accept end": "accept-end",
@@ -50,6 +51,7 @@ ARGUMENT_COMMANDS: dict[str, re.Pattern[str]] = {
     "accept-challenge": re.compile(r"accept challenge #?\d+"),
     "decline-challenge": re.compile(r"decline challenge #?\d+"),
     "withdraw-challenge": re.compile(r"withdraw challenge #?\d+"),
+    "moves-after": re.compile(r"moves after \S.{0,400}"),
     "observe": re.compile(r"observe (game )?[g#]?\d+"),
     "unobserve": re.compile(r"unobserve (game )?[g#]?\d+"),
     "name": re.compile(r"name \S.{0,99}"),
@@ -58,8 +60,10 @@ ARGUMENT_COMMANDS: dict[str, re.Pattern[str]] = {
     "join": re.compile(r"join \S.{0,79}"),
     "withdraw": re.compile(r"withdraw \S.{0,79}"),
     "standings": re.compile(r"standings \S.{0,79}"),
+    # issue 25: a player's webhook
+    "notify": re.compile(r"notify (off|webhook \S{1,500})"),
 }
-_NUMBER = re.compile(r"#\s*(\d+)")
+_NUMBER = re.compile(r"#\s*(\d+)([wbWB]?)")
 # the start of a turn in any game's notation (the neutral syntax): a move ("Pc10g10",
 # "Eb2b5e5", "Eh11off"), a placement ("Bh11", "Eb5"), a Rearrangement or a Power
 # sacrifice ("Rh5(", "Sg4("), or a pass; a piece letter written small ("bh2") is read
@@ -87,6 +91,8 @@ class Order:
     line: int
     column: int
     original: str  # the whole line as written
+    #: the side letter written with the number (``#11b``: 'b'), the reports' form; or None
+    side: str | None = None
 
 
 def _argument_command(text: str, line: int, original: str, offset: int) -> Order | None:
@@ -118,11 +124,11 @@ def _command(text: str, line: int, original: str, offset: int) -> Order | None:
     found = _argument_command(text, line, original, offset)
     if found is not None:
         return found
-    number = None
+    number = side = None
     m = _NUMBER.search(text)
     rest, col = text, offset
     if m is not None and (m.start() == 0 or m.end() == len(text.rstrip())):
-        number = int(m.group(1))
+        number, side = int(m.group(1)), (m.group(2).lower() or None)
         if m.start() == 0:
             stripped = text[m.end() :]
             col += len(text) - len(stripped.lstrip())
@@ -131,13 +137,13 @@ def _command(text: str, line: int, original: str, offset: int) -> Order | None:
             rest = text[: m.start()].rstrip()
     words = " ".join(rest.lower().split()).rstrip(".!")
     if words in COMMAND_WORDS:
-        return Order(COMMAND_WORDS[words], words, number, line, col, original)
+        return Order(COMMAND_WORDS[words], words, number, line, col, original, side)
     if _NOTATION.match(rest.strip()):
         lead = len(rest) - len(rest.lstrip())
-        return Order("turn", rest.strip(), number, line, col + lead, original)
+        return Order("turn", rest.strip(), number, line, col + lead, original, side)
     after = _after_lead_in(rest)
     if after is not None:
-        return Order("turn", rest[after:].strip(), number, line, col + after, original)
+        return Order("turn", rest[after:].strip(), number, line, col + after, original, side)
     return None
 
 

@@ -98,10 +98,12 @@ def run(unit: Unit, order: Order) -> None:
                       "own, without turns or game commands", order)
     if unit.game is not None and not command.info and order.number is not None:
         pos = unit.board
-        if order.number != pos.turn_number() and not unit.over:
+        now = f"{pos.turn_number()}{pos.to_move.letter}"
+        wrong_side = order.side is not None and order.side != pos.to_move.letter
+        if (order.number != pos.turn_number() or wrong_side) and not unit.over:
             raise Refusal(
-                f"this order is marked #{order.number}, but the game is at turn "
-                f"{pos.turn_number()} ({pos.to_move.title} to move): an old or repeated "
-                "order is never carried out", order,
+                f"this order is marked #{order.number}{order.side or ''}, but the game is at "
+                f"#{now} ({pos.to_move.title} to move): an old or repeated order is never "
+                f"carried out. To play now, write #{now} (or no number at all)", order,
             )
     command.run(unit, order)

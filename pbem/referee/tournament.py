@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
@@ -26,6 +26,7 @@ from pbem.referee.labels import label_problem
 from pbem.referee.mailer import Mailer
 from pbem.referee.options import Options
 from pbem.referee.starting import start_game
+from pbem.referee.store import delivery
 from pbem.referee.store import tournaments as store
 from pbem.referee.store.tournaments import Entry, Event
 from pbem.render.tournament_page import EventGame, EventView
@@ -93,6 +94,8 @@ def create(conn: sqlite3.Connection, now: datetime, *, name: str, ruleset: str, 
         raise TournamentError("a round robin's rounds follow from its players: no --rounds")
     if division_size is not None and division_size < 2:
         raise TournamentError("a division needs two players at least")
+    if webhook is not None and not webhook.startswith(("https://", "http://")):
+        raise TournamentError(f"--webhook {webhook!r}: a webhook is an https: URL")
     if public_delay is not None and public_delay < 0:
         raise TournamentError("--public-delay is a number of turns, 0 or more")
     try:
@@ -214,6 +217,8 @@ def _open_boards(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event:
         game_id = start_game(conn, mailer, now, w.email, b.email, rules,
                              game_name(event, division, divisions, round, board),
                              display_name(w), display_name(b), settings, rated=event.rated)
+        if event.webhook is not None:  # the organiser's hook, called as each game's (issue 25)
+            delivery.set_game_hook(conn, game_id, event.webhook)
         store.add_board(conn, event.id, division, round, board, white, black, game_id)
         started.append(game_id)
     return started
@@ -388,6 +393,8 @@ def crosstable_lines(t: EventTable) -> list[str]:
     if e.swiss:
         head += f", {e.rounds} rounds"
     status = {"entries": "open for entries", "running": "in play", "finished": "finished"}
+    if e.ends_at is not None:
+        head += ", ends " + datetime.fromtimestamp(e.ends_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [f"{head} ({status[e.status]})"]
     if not t.divisions:
         lines.append("Entered: " + (", ".join(t.entered) or "nobody yet"))
@@ -501,7 +508,7 @@ def check_adjudication(conn: sqlite3.Connection, event: Event, game_id: int,
     if found is None or found[0] != event.id:
         raise TournamentError(f"game {game_id} is not a game of {event.name}")
     if event.ends_at is not None and now.timestamp() < event.ends_at:
-        when = datetime.fromtimestamp(event.ends_at).astimezone().strftime("%Y-%m-%d %H:%M")
+        when = datetime.fromtimestamp(event.ends_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
         raise TournamentError(f"{event.name} ends on {when}: until then its games are played "
                               "out (or lost on the clock)")
 

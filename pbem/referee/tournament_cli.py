@@ -47,6 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "ratings")
     p.add_argument("--public-delay", type=int, metavar="N", help="the live site shows each "
                    "game in play only up to N turns before its latest")
+    p.add_argument("--webhook", metavar="URL", help="every game's webhook (called when it "
+                   "becomes a player's turn and when a game ends; docs/deliverability.md)")
     p.add_argument("--end-date", metavar="DATE", help="after it (UTC; 2027-03-31 is that "
                    "day's end) the organiser adjudicates unfinished games")
     p.add_argument("--home", help=home_help)
@@ -156,7 +158,8 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
             event = create(conn, system_now(), name=args.name,
                            ruleset=args.ruleset or config.ruleset, format=args.format,
                            rounds=args.rounds, division_size=args.division_size, clock=clock,
-                           rated=not args.unrated, public_delay=args.public_delay, ends_at=ends)
+                           rated=not args.unrated, public_delay=args.public_delay, ends_at=ends,
+                           webhook=args.webhook)
     except TournamentError as exc:
         return _refused(exc)
     out.write(f"{event.name}: open for entries ({event.format}, {event.ruleset}"

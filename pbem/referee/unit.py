@@ -46,9 +46,13 @@ class Unit:
     #: the offer stood before this mail (a turn lapses it; an offer made with the turn stays)
     offer_before: bool = False
     turns: list[PlayedTurn] = field(default_factory=list)
+    #: the sender declined an offer or takeback request (a conditional answer that waited
+    #: for it is then played)
+    declined: bool = False
     #: what both players are told (with the report when a turn was played)
     notices: list[str] = field(default_factory=list)
-    #: what the sender says to his opponent ('say ...'): relayed, and kept in the record
+    #: what the sender says to his opponent ('say ...'): relayed, and kept in the game's
+    #: log (the store's 'said' table), never in the record
     said: list[str] = field(default_factory=list)
     #: what one player alone is told in his report (his conditional turns are secret)
     private: dict[Side, list[str]] = field(default_factory=dict)
@@ -68,6 +72,8 @@ class Unit:
     # -- any unit ----------------------------------------------------------------------------
     #: the private answer to the sender: (title, text) sections
     sections: list[tuple[str, str]] = field(default_factory=list)
+    #: a section's own HTML, by its title (the rules page); others are shown preformatted
+    section_html: dict[str, str] = field(default_factory=dict)
     #: something in the store changes (else the mail only asked)
     changed: bool = False
 

@@ -72,8 +72,7 @@ def examples(position: GamePosition) -> list[tuple[str, str]]:
     listing = legal_listing(position)
     if position.phase is Phase.SETUP:
         placements = listing["placements"]
-        what = "a Base" if placements and placements[0].startswith("B") else "a Power"
-        return [(placements[0], f"places {what} on {placements[0][1:]} (set-up)")] \
+        return [x for x in [_explained(position, placements[0], "set-up")] if x] \
             if placements else []
     if position.phase is not Phase.PLAY:
         return []
@@ -83,14 +82,26 @@ def examples(position: GamePosition) -> list[tuple[str, str]]:
     shown: list[tuple[str, str]] = []
     plain = next((m for m in moves if "(" not in m), None)
     if plain is not None:
-        shown.append((plain, f"moves the piece on {plain[1:3].rstrip('abcdefghijkl')} "
-                             "(piece, from, to)"))
+        shown.append((plain, "the piece letter, where it starts, where it goes"))
     event = next((m for m in moves if "(" in m), None)
     if event is not None:
-        shown.append((event, "a move and the special events it makes happen, in brackets"))
+        shown.append((event, "what a move makes happen, in brackets"))
     if plain is not None and len(moves) > 1:
         other = next((m for m in moves if m[:3] != plain[:3] and "(" not in m), None)
         if other is not None:
             shown.append((f"{plain},{other}", "two moves in one turn, with a comma"))
-    return [(text, meaning) for text, meaning in shown
-            if play_turn(position, text).error is None]
+    return [explained for text, meaning in shown
+            if (explained := _explained(position, text, meaning)) is not None]
+
+
+def _explained(position: GamePosition, text: str, meaning: str) -> tuple[str, str] | None:
+    """``text`` with what it does in the game's own words (each action as the report tells
+    it), then what it shows of the notation; None if it is no legal turn now (every
+    example the help gives is played against the position first)."""
+    outcome = play_turn(position, text)
+    if outcome.played is None:
+        return None
+    rules = game_of(position)
+    done = "; ".join(rules.describe_action(r, position.to_move)
+                     for r in outcome.played.resolved)
+    return text, f"{done} ({meaning})" if done else meaning

@@ -33,6 +33,7 @@ from pbem.render.ratings import PAGE, Section, ratings_page, sections
 from pbem.render.templates import environment, render_template
 from pbem.render.tournament_page import views_from_headers, write_event_page
 from pbem.resources import templates_dir
+from pbem.rules.game import Phase
 from pbem.rules.pieces import Side
 
 ASSETS = ("viewer.js", "index.js", "style.css")
@@ -200,10 +201,17 @@ class IndexRow:
         else:
             turn = report.error.turn if report.error is not None else None
             verdict = f"invalid at {turn or 'the start'}"
+        result = report.replay.result or "*"
+        final = report.replay.final
+        if report.valid and result == "*" and final is not None and \
+                final.phase is not Phase.OVER:
+            # a game in play (the live site): who is to move, not an empty result (23.10)
+            result = f"{final.to_move.title} to move, {final.turn_number()}{final.to_move.letter}"
+            verdict = "in play" + verdict[len("valid"):]
         return cls(
             slug=game.slug, game=game.field("game") or game.slug, white=game.field("white"),
             black=game.field("black"), event=game.field("event"), date=game.field("date"),
-            ruleset=game.field("ruleset") or "featured", result=report.replay.result or "*",
+            ruleset=game.field("ruleset") or "featured", result=result,
             turns=len(report.replay.turns), valid=report.valid, verdict=verdict, thumb=thumb,
             finished=game.field("finished"), thumb_alt=thumb_alt(game) if thumb else "",
         )

@@ -277,6 +277,53 @@ class Game(ABC, Generic[RulesetT, PositionT, StateT]):
     #: the game's own examples of each notation form, for its errors (the default: the
     #: Featured Game's)
     notation_words: ClassVar[NotationWords] = NotationWords()
+    #: the key to the game's notation, for ``help``: (written, what it means, needs), where
+    #: needs is "" (always), "placement" (set-up by placement) or an option that must be on
+    notation_key_lines: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("Bh11, Pi10", "set-up: a Base placed on h11, then a Power on i10", ""),
+        ("Pc10g10", "a Power moves from c10 to g10; an Enforcer (E) moves the same way "
+                    "and then points the way it moved", ""),
+        ("…(Bh11)", "in brackets after a move, what it made happen: a Base created on h11", ""),
+        ("…(Eg12S)", "an Enforcer created on g12 pointing South (N, E, S, W; U: an "
+                     "immobilised one)", ""),
+        ("…(xBb5)", "the enemy Base on b5 captured", ""),
+        ("…(xEa7)", "the Enforcer on a7 immobilised", ""),
+        ("Rh5(Pg4,Eg6N)", "a Rearrangement of the h5 Realm: the new square of each of "
+                          "your pieces in it", ""),
+    )
+    #: the game's rules page, under ``docs/`` (mailed by the referee's ``rules``)
+    rules_page: ClassVar[str] = "rules.md"
+    #: the invitation's two lines: what the game is, and how a turn is written
+    about: ClassVar[tuple[str, str]] = (
+        "Realm's Featured Game: on the sixteen Realms of a 12 x 12 board each side moves "
+        "Powers and Enforcers to create Bases and capture the other's; when a side has "
+        "created all its Bases, the side controlling more Realms wins.",
+        "A turn names each piece moved, its square and where it stops, with what happened "
+        "in brackets: Pi10i6(Bh5) moves the Power on i10 to i6 and creates a Base on h5.",
+    )
+
+    def notation_key(self, ruleset: Any) -> list[tuple[str, str]]:
+        """The key to the game's notation in its own letters, for ``ruleset``: each
+        (written, meaning); lines for options the ruleset has not got are left out (a
+        Medieval game without placement is never shown a placement)."""
+        options = ruleset.options()
+        placing = self.initial(ruleset).phase is Phase.SETUP
+
+        def wanted(needs: str) -> bool:
+            return not needs or (placing if needs == "placement" else bool(options.get(needs)))
+
+        letters = " ".join(s.letter for s in self.pieces.styles)
+        names = ", ".join(with_article(s.name) for s in self.pieces.styles)
+        key = [(letters, f"{names}: capitals; a square is a file a to l, small, and a "
+                         "rank 1 to 12 (h11)")]
+        key += [(w, m) for w, m, needs in self.notation_key_lines if wanted(needs)]
+        key += [
+            (",", "joins the actions of one turn, no space"),
+            ("12. / 12...", "the move number of White's / Black's turn: optional, checked"),
+            ("/", "in the record (history): between White's and Black's turn of a number"),
+            ("pass", "only when you have no legal move"),
+        ]
+        return key
 
     def letters_words(self) -> str:
         """The game's piece letters in words: ``"P for a Duke, E for a Man"``."""

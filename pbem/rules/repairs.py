@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TypeVar
 
 from pbem.errors import AmbiguousReading, Diagnostic, NotationError, RuleError
 from pbem.rules.game import Resolved
@@ -66,7 +66,7 @@ def square_at(name: str) -> int:
         ) from None
 
 
-def respell(text: ActionText, names: Iterator[str]) -> Any:
+def respell(text: ActionText, names: Iterator[str]) -> ActionText:
     """``text`` with its squares, in ``squares_of`` order, spelled as ``names``.
 
     Made with the constructors, not ``dataclasses.replace`` (several times slower, and
@@ -98,8 +98,10 @@ def respell(text: ActionText, names: Iterator[str]) -> Any:
     return text
 
 
+#: the state an attempt leads to (a game's own turn state or position)
+S = TypeVar("S")
 #: gets the squares' names in ``squares_of`` order; returns (new state, Resolved)
-Attempt = Callable[[list[str]], tuple[Any, Any]]
+Attempt = Callable[[list[str]], tuple[S, Resolved]]
 
 
 #: the squares' own names: written so, a square has no other reading
@@ -135,10 +137,10 @@ class reading_chosen:  # lower case: it reads like a function, ``with reading_ch
 
 def resolve_with_repairs(
     text: ActionText,
-    attempt: Attempt,
+    attempt: Attempt[S],
     as_written: RuleError | NotationError | None = None,
     plausible: Callable[[list[str]], bool] | None = None,
-) -> tuple[Any, Any]:
+) -> tuple[S, Resolved]:
     """Try the written reading, then look-alike readings; exactly one legal reading stands.
 
     ``attempt`` returns ``(state, resolved)`` where ``resolved`` has a ``warnings``
@@ -151,7 +153,7 @@ def resolve_with_repairs(
     first = [s.text for s in squares_of(text)]
     options: list[tuple[tuple[str, bool], ...]] | None = None
     first_error: RuleError | NotationError | None = None
-    winners: list[tuple[list[str], tuple[Any, Any]]] = []
+    winners: list[tuple[list[str], tuple[S, Resolved]]] = []
     # squares written plainly, as nearly always, are read as written first (only when
     # that is illegal are look-alikes tried: an 'i' may be a misread 'l'); the readings
     # of a square written otherwise start with its likeliest repair
@@ -206,9 +208,9 @@ def resolve_with_repairs(
 def _with_repair_warning(
     text: ActionText,
     names: list[str],
-    outcome: tuple[Any, Any],
+    outcome: tuple[S, Resolved],
     literal: RuleError | NotationError | None = None,
-) -> tuple[Any, Any]:
+) -> tuple[S, Resolved]:
     """The repaired outcome with a ``repair.square`` warning; its note is why the squares as
     written fail (the referee quotes it when it refuses a repaired live turn)."""
     state, resolved = outcome

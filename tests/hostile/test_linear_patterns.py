@@ -42,7 +42,7 @@ REVIEWED = {
     r"'<[!-;=?-~]{1,250}>'": "bounded run without '<'",
     r"b'^[!-9;-~]+:'": "anchored, one class, 2,000 bytes at most",
     r"'(\\d+)\\s*$'": "searched in a line that fits 'observe ... <digits>'",
-    r"'#\\s*(\\d+)'": "each '#' scans only the spaces after it",
+    r"'#\\s*(\\d+)([wbWB]?)'": "each '#' scans only the spaces after it, then one letter",
     r"'^(\\d+\\s*(\\.|…)|[PEpe][a-lA-L1](1[0-2]|[1-9lI])([a-lA-L1]|off)|"
     r"[BPEbpe][a-lA-L1](1[0-2]|[1-9])\\b|[RS][a-lA-L1](1[0-2]|[1-9])\\s*\\(|pass\\s*$)'":
         "anchored, bounded branches",
@@ -83,6 +83,39 @@ REVIEWED = {
     r"'standings \\S.{0,79}'": "fullmatch, bounded",
     r"'(?i)^\\s*(?:join|withdraw|standings)\\s+(.*)$'":
         "matched once in a line that fits the command (at most 90 characters)",
+    "'(?<![A-Za-z])[BPERSbpers][a-lA-L](?:1[0-2]|[1-9])(?![0-9])|[A-Za-z]\\\\d{1,2}[A-Za-z]\\\\d|(?<![0-9])\\\\d{1,4}\\\\s*(?:\\\\.{1,3}|…)\\\\s*[A-Za-z]{1,2}\\\\d'":
+        ("turn_line: searched once in the prose after a turn; each branch starts at one "
+         "letter or a digit run's start, its runs are bounded or split by a required dot, "
+         "so the space runs it scans are disjoint"),
+    "'[!?]'":
+        'one character',
+    "'^(\\\\d+\\\\s*(\\\\.|…)|[PEpe][a-lA-L1](1[0-2]|[1-9lI])([a-lA-L1]|off)|[BPEbpe][a-lA-L1](1[0-2]|[1-9])\\\\b|[RS][a-lA-L1](1[0-2]|[1-9])\\\\s*\\\\(|pass\\\\s*$|[BPEbpe][a-zA-Z]\\\\d{1,2}([a-zA-Z]\\\\d|off|\\\\(|\\\\b))'":
+        'anchored, bounded branches (a square off the board: one letter, at most two digits)',
+    "'moves after \\\\S.{0,400}'":
+        'fullmatch on a line of at most 411 characters',
+    # issue 25: delivery (the lead's review)
+    r"'(?i)\\bnotify\\s+webhook\\s+(\\S+)'":
+        "searched in a line that fits 'notify webhook \\S{1,500}'; each 'notify' scans the "
+        "spaces after it once",
+    r"'notify (off|webhook \\S{1,500})'": "fullmatch, bounded",
+    r"'[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}"
+    r"[A-Za-z0-9])?)*'":
+        "the DKIM selector and domain of config.yaml: labels of at most 63, split by dots",
+    r"'[^\\s@]{1,64}@[^\\s@]+'":
+        "each start scans at most 64 characters before its '@'; the run after an '@' "
+        "stops at the next '@' or space",
+    r"'\\+bounce-([a-z2-7]{16})@'": "each '+' scans one bounded run",
+    r"'\\+unsub-([dro])(\\d{1,9})-([a-z2-7]{12})@'": "each '+' scans bounded runs",
+    r"'\\b([245])\\.(\\d{1,3})\\.(\\d{1,3})\\b'": "one digit, bounded runs",
+    r"'\\b([245])\\d\\d\\b'": "three digits",
+    r"b'(?im)^message-id:\\s*(<[!-;=?-~]{1,250}>)'":
+        "anchored at a line's start, a bounded run; in the first 20,000 bytes of a bounce",
+    # issue 23.5: the layout of the referee's own help text (never a player's)
+    r"'[|+]-|-[|+]|\\|'": "two characters at most from each position",
+    r"'^  (\\S.*?)(?: {2,}(\\S.*))?$'":
+        "the referee's own help lines (templates), never mail text",
+    r"'^ *\\+-{5,}\\+'": "anchored; the referee's own text",
+    r"'^ {4,}(\\S.*)$'": "anchored match: one run of spaces, then the rest of the line",
 }
 _RE_CALLS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split", "findall",
              "finditer"}

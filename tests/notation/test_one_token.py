@@ -105,7 +105,7 @@ def test_a_number_white_turn_and_slash_are_one_token_read_as_written_apart(entry
     packed = parse_movetext(entry).entries[0]
     spaced = parse_movetext(entry.replace(".", ". ", 1).replace("/", " / ")).entries[0]
     assert packed == spaced and packed.slash
-    assert next(iter(lex(entry))).type in ("WHITE_HALF", "FULL_ENTRY")  # Black apart or not
+    assert next(iter(lex(entry))).type in ("WHITE_HALF", "ENTRY_APART")  # Black apart
     assert packed.span == Span(1, 1)
     for move in packed.white.actions:
         assert entry[move.span.column - 1 :].startswith(move.piece + move.squares[0].text)
@@ -315,3 +315,17 @@ def test_an_unexpected_whole_entry_is_quoted_without_the_end_of_its_line():
     with pytest.raises(NotationError) as caught:
         parse_movetext("7.Pa1a2/Rb8(Pa8\n8.Pc7c3/Pa2a12(Bb11)\n")
     assert caught.value.message == "unexpected '8.Pc7c3/Pa2a12(Bb11)': expected ',' or ')'"
+
+
+def test_list_markers_before_whole_entries_join_their_run_and_keep_their_place():
+    text = "- 10.Pa1a2/\nPb1b2\n- 11.Pc1c2/Pd1d2 (Figure 7)\n- 12.Pe1e2/Pf1f2"
+    assert [t.type for t in lex(text)] == ["ENTRY_RUN", "PAREN_NOTE", "ENTRY_RUN"]
+    items = parse_movetext(text).items
+    assert [type(i).__name__ for i in items] == [
+        "ListMarkerText", "EntryText", "ListMarkerText", "EntryText", "ListMarkerText",
+        "EntryText",
+    ]
+    assert [i.span for i in items[::2]] == [Span(1, 1), Span(3, 1), Span(4, 1)]
+    assert [i.span for i in items[1::2]] == [Span(1, 3), Span(3, 3), Span(4, 3)]
+    assert items[3].black.notes == ("(Figure 7)",)
+    assert items[1].black.actions[0].span == Span(2, 1)

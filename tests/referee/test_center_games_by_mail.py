@@ -89,7 +89,9 @@ def test_a_generated_game_by_mail(
     invitation = text_of(white.inbox[0])
     assert f"a game of {game_for(game).title} by mail" in invitation
     assert "You move first. Reply to this mail with your first" in invitation
-    assert game_for(game).mail_examples[0][0] in invitation  # the help in its notation
+    # the key to the notation, in the game's own letters
+    assert f" {game_for(game).notation_words.move} " in invitation
+    assert "Pc10g10" not in invitation and "Bh11" not in invitation
     wrong, words = WRONG[game]
     refused_once = False
     for side, texts in played.turns:

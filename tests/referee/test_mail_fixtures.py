@@ -1,8 +1,8 @@
 """``.eml`` files from different mail programs, each with its expected orders and outcome.
 
 Every fixture is a reply by White at turn 7 of the sample game (after set-up).
-The orders must be found where the player wrote them (line and column of the
-decoded body; line 0 is the subject), and the message must then be handled as
+The orders must be found where the player wrote them (line and column of his own
+text, quoted lines not counted; line 0 is the subject), and the message must then be handled as
 expected by a real referee on a real SQLite store.
 """
 
@@ -47,11 +47,12 @@ def test_orders_are_found_where_the_player_wrote_them(name: str) -> None:
     assert got == want["orders"]
     if want.get("charset_note"):
         assert inc.body.charset_note
-    # the column points at the text in the decoded body's line
-    lines = inc.body.text.splitlines()
+    # the line is numbered as the player's own text (quotes not counted, issue 23.9) and
+    # the column points at the text in that line
+    lines = {bl.number: bl.text for bl in inc.body.lines}
     for _, text, line, column in want["orders"]:
         if line:
-            assert lines[line - 1][column - 1 :].startswith(text.split()[0])
+            assert lines[line][column - 1 :].startswith(text.split()[0])
 
 
 @pytest.mark.parametrize("name", FIXTURES)

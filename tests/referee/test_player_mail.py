@@ -112,9 +112,9 @@ def test_moves_in_play_are_grouped_by_piece_as_pbem_moves_prints_them(home: Path
         assert table.send(player.reply(text)).outcome == "accepted", text
     assert table.send(table.white.reply("moves")).outcome == "info"
     text = text_of(table.white.last)
-    assert "White to move, turn 7w" in text
-    assert "Power on i10: " in text and "Pi10i6(Bh5)" in text
-    assert "Rearrangements: " in text
+    assert "Legal moves" in text  # per piece, as a player thinks (issue 23.7)
+    assert "Power on i10 (Pi10...): " in text and "Pi10i6(Bh5)" in text
+    assert "Rearrangement of the b5 Realm (Rb5(...)): 7 ways" in text
 
 
 def test_takeback_needs_the_opponents_consent(home: Path, now: FakeNow) -> None:

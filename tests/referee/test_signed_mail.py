@@ -211,3 +211,27 @@ def test_the_deadline_comes_as_a_calendar_event(tmp_path: Path, now: FakeNow) ->
     # White, who waits, gets no event; a game without a clock has none
     mine = [m for m in table.white.inbox if m["X-Pbem-Kind"] == "report"][-1]
     assert not [p for p in mine.iter_attachments() if p.get_content_type() == "text/calendar"]
+
+
+def test_check_mail_prints_the_records_and_finds_what_is_wrong(tmp_path: Path, capsys) -> None:
+    from pbem.cli import main
+
+    home = init_home(tmp_path / "home")
+    assert main(["check-mail", "--home", str(home)]) == 1
+    assert "no dkim: section" in capsys.readouterr().out
+    with_dkim(home)
+    assert main(["check-mail", "--home", str(home)]) == 0
+    out = capsys.readouterr().out
+    public = load_key(Home(home).load_config().dkim).public
+    assert f's2026._domainkey.pbem.test. IN TXT "v=DKIM1; k=rsa; p={public}"' in out
+    assert 'pbem.test. IN TXT "v=spf1' in out and "_dmarc.pbem.test. IN TXT" in out
+    # the published key is the one dkimpy verifies with: checked above; here its problems
+    with_dkim(home, "test-1024.pem")
+    assert main(["check-mail", "--home", str(home)]) == 1
+    assert "has 1024 bits: use at least 2048" in capsys.readouterr().out
+    with_dkim(home, "missing.pem")
+    assert main(["check-mail", "--home", str(home)]) == 1
+    assert "cannot read the DKIM key" in capsys.readouterr().out
+    with_dkim(home, referee={"address": "referee@other.test", "name": "Realm referee"})
+    assert main(["check-mail", "--home", str(home)]) == 1
+    assert "is not on the DKIM domain pbem.test" in capsys.readouterr().out

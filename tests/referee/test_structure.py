@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
     "sources": 4, "imap_source": 4, "posting": 4, "operator_notice": 4,
     "bounces": 1, "deadline_ics": 1,
     "mailer": 5, "starting": 6, "reach": 6, "unsubscribe": 6, "first_look": 6,
+    "hook_events": 6, "webhooks": 0, "hook_outbox": 4,
     "unit": 7, "tournament": 7, "commit": 8, "tournament_play": 9,
     "registry": 9,
     "commands": 10,

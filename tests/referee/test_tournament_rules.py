@@ -66,6 +66,8 @@ def test_adjudication_waits_for_the_end_date(tmp_path: Path) -> None:
     (game,) = games.values()
     code, _ = club.pbem("tournament", "adjudicate", "Long Cup", str(game), "draw")
     assert code == 1
+    shown = club.pbem("tournament", "show", "Long Cup")[1]
+    assert shown.startswith("Long Cup: round robin, ends 2999-01-01 23:59 UTC (in play)")
     games = _started(club, "Short Cup", "--format", "round-robin", "--end-date", "2000-01-01",
                      players=PLAYERS[2:])
     (other,) = games.values()
@@ -152,3 +154,42 @@ def test_a_swiss_that_cannot_be_paired_ends(tmp_path: Path) -> None:
     shown = club.show("Thin Swiss")
     assert shown["status"] == "finished"
     assert {g["round"] for g in shown["divisions"][0]["games"]} == {1}
+
+
+def test_divisions_seeded_by_rating(tmp_path: Path) -> None:
+    club = Club(open_club(tmp_path / "home"))
+    names = ["ann", "bob", "cid", "dan", "eve"]
+    for p in names:
+        club.player(f"{p}@club.test")
+    # Eve and Dan have beaten the others in rated games before: they are the top seeds
+    for winner, loser in (("eve", "ann"), ("dan", "bob"), ("eve", "cid")):
+        code, out = club.pbem("new", "--white", f"{winner}@club.test", "--black",
+                              f"{loser}@club.test", "--no-send")
+        assert code == 0, out
+        assert club.pbem("adjudicate", out.strip(), "1-0")[0] == 0
+    assert club.pbem("tournament", "new", "Club Cup", "--format", "round-robin",
+                     "--division-size", "3")[0] == 0
+    for p in names:
+        assert club.pbem("tournament", "add", "Club Cup", f"{p}@club.test",
+                         "--name", p.title())[0] == 0
+    assert club.pbem("tournament", "start", "Club Cup")[0] == 0
+    shown = club.show("Club Cup")
+    # Eve won twice, Dan once; Cid lost to a stronger Eve than Ann and Bob met (less
+    # lost); Ann and Bob lost alike: the order of entry
+    assert [d["players"] for d in shown["divisions"]] == [["Eve", "Dan", "Cid"],
+                                                          ["Ann", "Bob"]]
+    assert [len(d["games"]) for d in shown["divisions"]] == [3, 1]
+    (game,) = shown["divisions"][1]["games"]
+    subject = club.game_mail("ann@club.test", game["game"])["Subject"]
+    assert "Club Cup, division 2, round 1, board 1" in subject
+
+
+def test_the_organisers_webhook_is_every_games(tmp_path: Path) -> None:
+    from pbem.referee.store.delivery import game_hook
+
+    club = Club(open_club(tmp_path / "home"))
+    assert club.pbem("tournament", "new", "Hook Cup", "--format", "round-robin",
+                     "--webhook", "ftp://hooks.example/x")[0] == 1
+    games = _started(club, "Hook Cup", "--format", "round-robin", "--webhook",
+                     "https://hooks.example/club", players=PLAYERS[:3])
+    assert {game_hook(club.conn, g) for g in games.values()} == {"https://hooks.example/club"}

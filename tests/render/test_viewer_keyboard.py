@@ -229,11 +229,11 @@ def test_the_annotated_sample_game_by_keyboard_alone(page, site: Path) -> None:
     page.keyboard.press("v")
     assert said().startswith("In the side line instead of 14b.")
     assert page.is_visible("#line-bar")
+    # the line's one action, and its comment
     assert "Black's Power moved from l4 to l10" in said()
-    page.keyboard.press("ArrowRight")  # the line's second action, and its comment
-    assert "Comment: keeps the Enforcer out of reach" in said()
+    assert "Comment: the Power alone: the captures can wait" in said()
     in_line = _board(page)
-    assert in_line != at_14b and "Ec12" in page.inner_text("#caption")
+    assert in_line != at_14b and "Pl4l10" in page.inner_text("#caption")
     page.keyboard.press("Home")  # the position the side line starts from
     assert said().startswith("The position the side line starts from.")
     page.keyboard.press("Escape")

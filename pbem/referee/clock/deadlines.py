@@ -7,7 +7,7 @@ from datetime import UTC, datetime, time, timedelta
 
 from pbem.referee.clock.settings import ClockSettings
 from pbem.referee.clock.state import ClockState, Interval
-from pbem.referee.clock.units import DAY, HOUR, as_utc
+from pbem.referee.clock.units import DAY, HOUR, Stage, as_utc
 from pbem.rules.pieces import Side
 
 # --- time arithmetic ------------------------------------------------------------------------
@@ -110,11 +110,11 @@ def reserve_now(state: ClockState, settings: ClockSettings, side: Side, now: dat
 
 
 def reminder_times(state: ClockState, settings: ClockSettings, due: datetime
-                   ) -> dict[str, datetime]:
+                   ) -> dict[Stage, datetime]:
     """When each reminder for a turn ending at ``due`` falls. A reminder is left out if it
     would fall at or before the turn's start (the report has just told the deadline), or if
     the first would not come before the one on the day."""
-    times: dict[str, datetime] = {}
+    times: dict[Stage, datetime] = {}
     if settings.day_reminder_hours:
         day_start = datetime.combine((due - timedelta(microseconds=1)).date(), time(),
                                      tzinfo=UTC)

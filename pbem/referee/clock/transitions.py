@@ -136,7 +136,7 @@ def tick(state: ClockState, settings: ClockSettings, now: datetime
         for kind, when in sorted(reminder_times(state, settings, due).items(),
                                  key=lambda kv: kv[1]):
             if when <= now:
-                reached = kind  # type: ignore[assignment]
+                reached = kind
     if reached is None:
         return state, []
     already = state.notice

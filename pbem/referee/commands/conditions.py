@@ -20,6 +20,7 @@ from pbem.referee.commands.turn import forced_passes, turn_on_clock
 from pbem.referee.conditions import (
     Condition,
     ConditionError,
+    Fired,
     Play,
     check_conditions,
     count_lines,
@@ -32,6 +33,7 @@ from pbem.referee.play import canonical_text, live_turn
 from pbem.referee.refusal import Refusal
 from pbem.referee.registry import command, finisher
 from pbem.referee.store import conditions, games
+from pbem.referee.store.conditions import Standing
 from pbem.referee.unit import Unit
 from pbem.referee.wording import in_player_words
 from pbem.rules.game import GamePosition, Phase
@@ -118,10 +120,63 @@ def settle(unit: Unit) -> None:
     """The mail's own set is read and kept; then a standing set of the opponent's answers
     the turn played, and so on while a set answers the turn before it."""
     base = unit.the_game.seq - (1 if unit.revived else 0)
+    if unit.turns:  # an answer of the sender's that waited for an offer: his turn replaces it
+        replace_waiting(unit, base)
     if unit.condition_lines:
         keep_set(unit, base + len(unit.turns))
     if unit.turns:
         answer_in_advance(unit, base)
+    elif unit.declined and not unit.over:  # the offer declined: the answer that waited
+        play_waiting(unit, base)
+
+
+#: what an offer (the stored ``what:side``) is, in the notice to a conditional answer's owner
+OFFERED = {"draw": ("a draw", "draw"), "end": ("to end the game by agreement", "end"),
+           "takeback": ("to take back the last turn", "takeback")}
+
+
+def _waiting(unit: Unit, base: int) -> tuple[Standing, tuple[int, str]] | None:
+    """The sender's set when it waits for his answer to an offer: made for the position
+    before the opponent's last turn (any other set of his would have been matched or
+    dropped with that turn)."""
+    standing = conditions.load(unit.conn, unit.the_game.id, unit.me)
+    last = games.last_turn(unit.conn, unit.the_game.id)
+    if standing is None or last is None or last[0] != base or standing.from_seq != base - 1:
+        return None
+    return standing, last
+
+
+def replace_waiting(unit: Unit, base: int) -> None:
+    if _waiting(unit, base) is None:
+        return
+    conditions.drop(unit.conn, unit.the_game.id, unit.me)
+    unit.changed = True
+    unit.tell(unit.me, "Your turn replaces the conditional answer that waited for your "
+                       "reply to the offer.")
+    games.log(unit.conn, unit.the_game.id, "conditions",
+              f"{unit.me.title}'s conditional answer that waited was replaced by his turn")
+
+
+def play_waiting(unit: Unit, base: int) -> None:
+    """The sender declined the offer his conditional answer waited for: it is played now,
+    as it would have been with the opponent's turn."""
+    found = _waiting(unit, base)
+    if found is None:
+        return
+    standing, (_, label) = found
+    me = unit.me
+    mover = me.other
+    before = games.position_at(unit.conn, unit.the_game.id, standing.from_seq)
+    play = player_of(unit, me)
+    fired = match(before, standing.conditions, unit.board, play)
+    if fired is None:  # cannot be: it matched when the turn came; drop it all the same
+        conditions.drop(unit.conn, unit.the_game.id, me)
+        return
+    text = dict(games.stored_turns(unit.conn, unit.the_game.id)).get(label, "")
+    if not play_answer(unit, me, label, text, mover, fired.condition):
+        return
+    after_answer(unit, me, mover, fired, base)
+    answer_in_advance(unit, base)  # the opponent's own set may answer the answer
 
 
 def _refusal(unit: Unit, error: ConditionError) -> Refusal:
@@ -194,19 +249,45 @@ def answer_in_advance(unit: Unit, base: int) -> None:
         if fired is None or k != len(unit.turns) - 1:
             missed(unit, waiting, turn)
             return
-        if not play_answer(unit, waiting, turn, fired.condition):
+        if unit.offer is not None and unit.offer.endswith(f":{turn.side.letter}"):
+            wait_for_offer(unit, waiting, turn, fired.condition)
             return
-        if fired.standing and not unit.over and unit.board.to_move is turn.side:
-            conditions.save(unit.conn, unit.the_game.id, waiting, base + len(unit.turns),
-                            fired.standing)
-            count = count_lines(fired.standing)
-            unit.tell(waiting, f"The {lines_of(count)} nested under it "
-                      f"{'stands' if count == 1 else 'stand'} for {turn.side.title}'s next "
-                      f"turn. {HOWTO}")
-        else:
-            conditions.drop(unit.conn, unit.the_game.id, waiting)
-            if not unit.over:
-                unit.tell(waiting, "No conditional turn of yours stands now.")
+        if not play_answer(unit, waiting, turn.label, canonical_text(turn), turn.side,
+                           fired.condition):
+            return
+        after_answer(unit, waiting, turn.side, fired, base)
+
+
+def after_answer(unit: Unit, waiting: Side, mover: Side, fired: Fired, base: int) -> None:
+    """The lines nested under the answer that fired stand for the opponent's next turn."""
+    if fired.standing and not unit.over and unit.board.to_move is mover:
+        conditions.save(unit.conn, unit.the_game.id, waiting, base + len(unit.turns),
+                        fired.standing)
+        count = count_lines(fired.standing)
+        unit.tell(waiting, f"The {lines_of(count)} nested under it "
+                  f"{'stands' if count == 1 else 'stand'} for {mover.title}'s next "
+                  f"turn. {HOWTO}")
+    else:
+        conditions.drop(unit.conn, unit.the_game.id, waiting)
+        if not unit.over:
+            unit.tell(waiting, "No conditional turn of yours stands now.")
+
+
+def wait_for_offer(unit: Unit, waiting: Side, turn: PlayedTurn, cond: Condition) -> None:
+    """The turn came with an offer: a conditional answer never answers a question its
+    owner has not seen. It waits (the set stays as it is) until he declines the offer
+    (then it is played), accepts it (the game ends) or sends another turn (it goes)."""
+    what = str(unit.offer).split(":")[0]
+    words, verb = OFFERED.get(what, (what, what))
+    unit.tell(waiting, f"{turn.side.title} played {turn.label} and offers {words}. Your "
+                       f"conditional answer to it (line {cond.line} of the mail that sent "
+                       f"your set: 'if {cond.reply} then {cond.answer}') waits for your "
+                       f"reply: 'decline {verb}' plays it, 'accept {verb}' "
+                       f"{'takes back ' + turn.label if what == 'takeback' else 'ends the game'}"
+                       ", and any other turn you send replaces it.")
+    games.log(unit.conn, unit.the_game.id, "conditions",
+              f"{waiting.title}'s conditional answer to {turn.label} waits for the offer "
+              "to be answered")
 
 
 def missed(unit: Unit, waiting: Side, turn: PlayedTurn) -> None:
@@ -218,7 +299,8 @@ def missed(unit: Unit, waiting: Side, turn: PlayedTurn) -> None:
               f"{waiting.title}'s conditional turns did not match {turn.label}: dropped")
 
 
-def play_answer(unit: Unit, side: Side, turn: PlayedTurn, cond: Condition) -> bool:
+def play_answer(unit: Unit, side: Side, label: str, text: str, mover: Side,
+                cond: Condition) -> bool:
     """Play ``side``'s answer at once (no time off his clock); False, with the set dropped
     and its owner told, if it cannot be played after all (the clock refused it)."""
     outcome = live_turn(unit.board, cond.answer, dict(unit.the_game.headers()),
@@ -238,14 +320,14 @@ def play_answer(unit: Unit, side: Side, turn: PlayedTurn, cond: Condition) -> bo
         unit.position = kept[1]
         del unit.notices[kept[2]:]
         conditions.drop(unit.conn, unit.the_game.id, side)
-        unit.tell(side, f"Your conditional answer to {turn.label} could not be played "
+        unit.tell(side, f"Your conditional answer to {label} could not be played "
                         f"({why}), so your conditional turns are dropped.")
         return False
     assert outcome.played is not None
     answer = outcome.played
     unit.changed = True
     unit.notices.insert(kept[2], (
-        f"{turn.side.title} played {turn.label} ({canonical_text(turn)}), and {side.title} "
+        f"{mover.title} played {label} ({text}), and {side.title} "
         f"answered at once with {answer.label}, a turn sent in advance."))
     unit.tell(side, f"Your conditional turn on line {cond.line} of the mail that sent it "
                     f"fired: 'if {cond.reply} then {cond.answer}'.")
@@ -253,7 +335,7 @@ def play_answer(unit: Unit, side: Side, turn: PlayedTurn, cond: Condition) -> bo
         unit.notices.append(f"The offer that stood lapsed with {answer.label}.")
         unit.offer = None
     games.log(unit.conn, unit.the_game.id, "conditions",
-              f"{side.title} answered {turn.label} with a turn sent in advance")
+              f"{side.title} answered {label} with a turn sent in advance")
     if unit.board.phase is Phase.OVER:
         unit.ended = unit.board.end or "bases"
     return True

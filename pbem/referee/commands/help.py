@@ -22,6 +22,6 @@ def cmd_help(unit: Unit, order: Order) -> None:
         return
     rules = game_of(unit.board)  # each game's own notation, and its own endings
     unit.sections.append((HEADING, help_text(
-        token, examples(unit.board), rules.mail_examples,
-        rules.ends_by_agreement(unit.board.ruleset),
+        token, examples(unit.board), rules.notation_key(unit.board.ruleset),
+        rules.ends_by_agreement(unit.board.ruleset), rules.title,
     )))

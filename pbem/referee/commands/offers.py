@@ -46,6 +46,7 @@ def cmd_offer(unit: Unit, order: Order) -> None:
     unit.offer, unit.changed = None, True
     if verb == "decline":
         unit.notices.append(f"{me.title} declines the offer of {noun}.")
+        unit.declined = True
         return
     try:
         if what == "end":

@@ -43,6 +43,7 @@ def cmd_answer(unit: Unit, order: Order) -> None:
     unit.offer, unit.changed = None, True
     if verb == "decline":
         unit.notices.append(f"{me.title} declines to take back the last turn.")
+        unit.declined = True
         return
     game = unit.the_game
     last = games.last_turn(unit.conn, game.id)

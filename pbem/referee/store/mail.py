@@ -86,6 +86,15 @@ def answers_since(conn: sqlite3.Connection, since: float, *, recipient: str | No
     return int(conn.execute(sql, args).fetchone()[0])
 
 
+def answers_of_kind_since(conn: sqlite3.Connection, since: float, recipient: str,
+                          kind: str) -> list[bytes]:
+    """The raw mails of the answers of ``kind`` queued to ``recipient`` after ``since`` (at
+    most a day's rate limit of them): the same answer again is a mail loop (``ratelimit``)."""
+    return [bytes(r[0]) for r in conn.execute(
+        "SELECT raw FROM outbox WHERE created_at > ? AND answer IS NOT NULL AND recipient = ? "
+        "AND kind = ?", (since, recipient, kind))]
+
+
 def game_history(conn: sqlite3.Connection, game_id: int) -> list[tuple[float, str]]:
     """Everything that happened to a game, as (time, line): ``pbem show --log``."""
     entries: list[tuple[float, str]] = []

@@ -146,7 +146,9 @@ def _attempt_move(
     label = format_action(move_text(Move(path, text.off), board))
     inferred = []
     if done.refill is not None and refill is None:
-        inferred.append(move_text(Move(path, text.off, done.refill), board).events[0])  # type: ignore[index]
+        refilled = move_text(Move(path, text.off, done.refill), board).events
+        assert refilled is not None  # a move with a refill writes it
+        inferred.append(refilled[0])
     if done.dislodge is not None and dislodge is None:
         q = board[done.to]
         assert q is not None
@@ -197,6 +199,24 @@ class ClassicGame(MoveTurnGame[Ruleset, Position, turns.TurnState]):
     notation_words: ClassVar[NotationWords] = NotationWords(
         move="Eb5b8", placement="Eb5", taken="xEc7", brought="+Ea4", facing="",
         rearrangement="", fixed="",
+    )
+    notation_key_lines: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("Eb5b8", "a move from b5 to the adjacent Center b8: the letter, then every Center "
+                  "it lands on", ""),
+        ("Eb2b5e5", "a continuing move: it lands on a friend on b5 and goes on to e5", ""),
+        ("…(+Ea4)", "in brackets after a move, what it made happen: your piece on the "
+                    "Border square a4 rescued onto the Center the mover left", ""),
+        ("…(xEc7)", "the enemy piece on the Center it lands on dislodged onto c7", ""),
+        ("Eb5", "a placement on b5", "placement"),
+        ("Eb5b8,Ee5e8", "a double move", "double_moves"),
+    )
+    rules_page: ClassVar[str] = "games/classic.md"
+    about: ClassVar[tuple[str, str]] = (
+        "Classic Realm: eight pieces a side move from Center to adjacent Center, "
+        "dislodging enemy pieces onto the Border squares (the water); the side that dunks "
+        "all eight enemy pieces wins.",
+        "A turn is the piece letter and every Center it lands on, with what happened in "
+        "brackets: Eb5b8(xEc7) moves b5 to b8 and dislodges the enemy piece there to c7.",
     )
 
     # -- rulesets ---------------------------------------------------------------------
@@ -302,8 +322,9 @@ class ClassicGame(MoveTurnGame[Ruleset, Position, turns.TurnState]):
         for m in legal.legal_moves(position):
             found.setdefault(m.frm, []).append(format_action(move_text(m, board)))
         return [
-            PieceMoves(sq, board[sq], tuple(texts), len(texts))  # type: ignore[arg-type]
+            PieceMoves(sq, piece, tuple(texts), len(texts))
             for sq, texts in found.items()
+            if (piece := board[sq]) is not None  # always: a move's piece is on its square
         ]
 
     # -- the end -----------------------------------------------------------------------------

@@ -9,7 +9,7 @@ every refusal names the Centers the piece could go to instead.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from pbem.errors import RuleError
 from pbem.rules.classic.actions import Move
@@ -40,8 +40,8 @@ def realm_counts(board: Board) -> list[int]:
     return [sum(1 for s in REALM_SQUARES[r] if board[s] is not None) for r in REALMS]
 
 
-def _names(squares: object) -> str:
-    return ", ".join(square_name(s) for s in squares)  # type: ignore[attr-defined]
+def _names(squares: Iterable[int]) -> str:
+    return ", ".join(square_name(s) for s in squares)
 
 
 def _or_names(names: list[str]) -> str:

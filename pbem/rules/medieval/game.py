@@ -41,6 +41,21 @@ class MedievalGame(ClassicGame):
         move="Eb5b8", placement="Pe2", taken="xEd4", brought="+Ed7", facing="",
         rearrangement="", fixed="",
     )
+    notation_key_lines: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("Eb5b8", "a Man moves from b5 to b8: the letter, then every Center it lands on", ""),
+        ("Pe8e11(+Ed7)", "a Duke leaves e8, and the enemy Man on d7 takes that Center "
+                         "(replacement)", ""),
+        ("…(xEd4)", "the enemy piece on the Center it lands on dislodged onto d4", ""),
+        ("Eh8h11off", "lands on a friend on h11 and goes on, off the board", ""),
+        ("Pe2", "a Duke placed on e2", "placement"),
+    )
+    rules_page: ClassVar[str] = "games/medieval.md"
+    about: ClassVar[tuple[str, str]] = (
+        "Medieval Realm: a race; two Dukes and six Men a side move from Center to adjacent "
+        "Center, and the first side to move all eight of its pieces off the far side wins.",
+        "A turn is the piece letter and every Center it lands on, events in brackets, "
+        "'off' when it leaves the board: Eb5b8, Eh8h11off.",
+    )
 
     def option_range(self, option: str) -> str:
         return "standard, placement, or a map from square to piece"

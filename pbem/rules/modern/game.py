@@ -144,6 +144,23 @@ class ModernGame(MoveTurnGame[ModernRules, Position, turns.TurnState]):
         move="Ed4d9", placement="Eb5", taken="xEa9", brought="", facing="",
         rearrangement="", fixed="B",
     )
+    notation_key_lines: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("Ed4d9", "the Agent on d4 moves straight to d9", ""),
+        ("Pc4d4d6", "the Counter-Agent moves from c4 to d4, turns there and goes on to d6 "
+                    "(every turning square written)", ""),
+        ("…(Bb8)", "in brackets after a move: the Agent captured the b8 Realm, an HQ goes "
+                   "on b8", ""),
+        ("…(Bb8,xEa9)", "the same, the enemy Agent on b8 dislodged to a9", ""),
+        ("Eb5", "a placement on b5", "placement"),
+    )
+    rules_page: ClassVar[str] = "games/modern.md"
+    about: ClassVar[tuple[str, str]] = (
+        "Modern Realm: a game of infiltration; Agents and a Counter-Agent a side capture "
+        "Realms of the other half, and a side wins with its HQs on all eight Centers of its "
+        "Target Realms.",
+        "A turn moves pieces out of one Realm, each with every square it turns on, events "
+        "in brackets: Eb5b7(Bb8) captures the b8 Realm with an HQ.",
+    )
 
     # -- rulesets -----------------------------------------------------------------------
     def default_ruleset(self) -> ModernRules:
@@ -256,7 +273,9 @@ class ModernGame(MoveTurnGame[ModernRules, Position, turns.TurnState]):
             for g in groups:
                 line = next((x for x in g.examples if x.capture), g.examples[0])
                 examples.append(format_action(_with_events(line_moves(board, line)[0], board)))
-            out.append(PieceMoves(s, board[s], tuple(examples), sum(g.count for g in groups)))  # type: ignore[arg-type]
+            piece = board[s]
+            assert piece is not None  # a movable piece is on its square
+            out.append(PieceMoves(s, piece, tuple(examples), sum(g.count for g in groups)))
         return out
 
     def legal_listing(self, position: Position, *, every: bool = False) -> JSONObject:

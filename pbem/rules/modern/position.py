@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from pbem.errors import RuleError
 from pbem.rules.game import Phase
@@ -32,13 +33,13 @@ class Position(PlyPosition):
     end: str | None = None
 
     def replace(self, **changes: object) -> Position:
-        values = {
+        values: dict[str, Any] = {
             "ruleset": self.ruleset, "board": self.board, "phase": self.phase,
             "to_move": self.to_move, "supply": self.supply, "ply": self.ply,
             "result": self.result, "end": self.end,
         }
         values.update(changes)
-        return Position(**values)  # type: ignore[arg-type]
+        return Position(**values)
 
 
 #: the pieces by their JSON code

@@ -9,7 +9,7 @@ groups (``warning``) when the ruleset has the option.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, cast
+from typing import ClassVar, cast
 
 from pbem.errors import RuleError
 from pbem.rules.game import (
@@ -74,6 +74,13 @@ def canonical_of(resolved: Resolved) -> ActionText:
                        cast(Board, resolved.board))
 
 
+def _name_on(board: Board, square: int) -> str:
+    """The name of the piece on ``square`` (there is one)."""
+    piece = board[square]
+    assert piece is not None
+    return name_of(piece)
+
+
 def group_words(group: Sequence[int]) -> str:
     return ", ".join(square_name(s) for s in group)
 
@@ -85,7 +92,7 @@ def warning_words(position: Position) -> list[str]:
         f"Warning: {side.title}'s group on {group_words(g)} can be surrounded on "
         f"{side.other.title}'s next turn"
         if len(g) > 1
-        else f"Warning: {side.title}'s {name_of(position.board[g[0]])} on {square_name(g[0])} "  # type: ignore[arg-type]
+        else f"Warning: {side.title}'s {_name_on(position.board, g[0])} on {square_name(g[0])} "
         f"can be surrounded on {side.other.title}'s next turn"
         for g in warnings(position)
     ]
@@ -110,6 +117,18 @@ class OrientalGame(MoveTurnGame[OrientalRules, Position, turns.TurnState]):
     notation_words: ClassVar[NotationWords] = NotationWords(
         move="Ed4d9", placement="Eb5", taken="", brought="", facing="", rearrangement="",
         fixed="",
+    )
+    notation_key_lines: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("Ed4d9", "the Mandarin on d4 moves to d9", ""),
+        ("Ed5d7,Ef4f6", "one turn: two pieces of the e5 Realm move, in this order", ""),
+        ("Eb5", "a placement on b5", "placement"),
+    )
+    rules_page: ClassVar[str] = "games/oriental.md"
+    about: ClassVar[tuple[str, str]] = (
+        "Oriental Realm: a game of surrounding; seven Mandarins and an Emperor a side, and "
+        "a side wins by leaving an enemy piece or group no empty square beside it.",
+        "A turn moves pieces of one Realm, each written as its letter, its square and where "
+        "it goes, joined by commas: Ed5d7,Ef4f6.",
     )
 
     # -- rulesets -----------------------------------------------------------------------
@@ -288,7 +307,7 @@ class OrientalGame(MoveTurnGame[OrientalRules, Position, turns.TurnState]):
 
     # -- interchange ----------------------------------------------------------------------
     def position_to_json(self, pos: Position) -> JSONObject:
-        data: dict[str, Any] = {
+        data: JSONObject = {
             "game": self.json_name,
             "phase": pos.phase.value,
             "to_move": None if pos.phase is Phase.OVER else pos.to_move.key,
@@ -359,7 +378,7 @@ def _group_phrase(resolved: Resolved, group: Sequence[int], owner: Side) -> str:
     return f"{owner.title}'s group on {group_words(group)}"
 
 
-def _codes(board: Any) -> dict[str, str]:
+def _codes(board: Board) -> dict[str, str]:
     return {SQUARE_NAMES[s]: p.side.letter + p.kind.value for s, p in enumerate(board) if p}
 
 
@@ -370,7 +389,7 @@ def _board(codes: Mapping[str, str]) -> tuple[Piece | None, ...]:
     return tuple(board)
 
 
-def _check_letter(board: Any, letter: str, sq: int) -> None:
+def _check_letter(board: Board, letter: str, sq: int) -> None:
     p = board[sq]
     if p is None or p.kind.value == letter:
         return

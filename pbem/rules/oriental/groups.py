@@ -13,7 +13,9 @@ from pbem.rules.pieces import Side
 
 def group_at(board: Board, sq: int) -> tuple[int, ...]:
     """The squares of the group holding ``sq``, sorted."""
-    side = board[sq].side  # type: ignore[union-attr]
+    piece = board[sq]
+    assert piece is not None  # a group holds pieces
+    side = piece.side
     seen = {sq}
     todo = [sq]
     while todo:

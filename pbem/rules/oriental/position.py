@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from pbem.errors import RuleError
 from pbem.rules.game import Phase
@@ -35,13 +36,13 @@ class Position(PlyPosition):
         return [s for s, p in enumerate(self.board) if p is not None and p.side is side]
 
     def replace(self, **changes: object) -> Position:
-        values = {
+        values: dict[str, Any] = {
             "ruleset": self.ruleset, "board": self.board, "phase": self.phase,
             "to_move": self.to_move, "ply": self.ply, "result": self.result,
             "end": self.end, "surrounded": self.surrounded,
         }
         values.update(changes)
-        return Position(**values)  # type: ignore[arg-type]
+        return Position(**values)
 
 
 #: the pieces by their JSON code

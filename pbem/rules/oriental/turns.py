@@ -86,7 +86,9 @@ def begin_turn(position: Position) -> TurnState:
 # -- pinning -----------------------------------------------------------------------
 def pinners(board: Board, sq: int) -> list[tuple[int, int]]:
     """The pairs of enemy pieces on opposite sides of the Mandarin on ``sq``."""
-    side = board[sq].side  # type: ignore[union-attr]
+    piece = board[sq]
+    assert piece is not None  # the Mandarin on sq
+    side = piece.side
     out = []
     for a, b in OPPOSITE_PAIRS[sq]:
         pa, pb = board[a], board[b]

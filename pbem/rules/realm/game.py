@@ -50,7 +50,7 @@ from pbem.rules.realm.resolve import (
     resolve_sacrifice,
 )
 from pbem.rules.realm.ruleset import FEATURED, OPTION_HELP, Ruleset, option_range
-from pbem.rules.realm.scoring import score
+from pbem.rules.realm.scoring import counted, score
 from pbem.rules.realm.snapshot import position_from_snapshot, snapshot_data
 from pbem.rules.repairs import square_readings
 from pbem.rules.values import quick
@@ -164,7 +164,8 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
             )
         if type(text) is MoveText or isinstance(text, MoveText):
             return resolve_move(moves, text)
-        return resolve_sacrifice(moves, text)  # type: ignore[arg-type]
+        assert isinstance(text, SacrificeText)  # the other moving action
+        return resolve_sacrifice(moves, text)
 
     def state_position(self, state: FeaturedState) -> Position:
         if isinstance(state, turns.TurnState):
@@ -257,8 +258,9 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
             text = format_action(action_text(m, turns.apply_move(state, m)[1], board))
             found.setdefault(m.frm, []).append(text)
         return [
-            PieceMoves(sq, board[sq], tuple(texts), len(texts))  # type: ignore[arg-type]
+            PieceMoves(sq, piece, tuple(texts), len(texts))
             for sq, texts in found.items()
+            if (piece := board[sq]) is not None  # always: a move's piece is on its square
         ]
 
     def legal_listing(self, position: Position, *, every: bool = False) -> JSONObject:
@@ -405,12 +407,14 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
     def status_lines(self, position: Position) -> list[str]:
         out = []
         for side in Side:
+            enemy = side.other.title
             out.append(
-                f"{side.title:<6} supply: {position.bases_in_supply(side)} Bases, "
-                f"{position.powers_in_supply(side)} Powers, "
-                f"{position.enforcers_in_supply(side)} Enforcers; "
-                f"captured {position.captured[side]} {side.other.title} Bases; "
-                f"controls {position.realms_controlled(side)} Realms"
+                f"{side.title:<6} supply: "
+                f"{counted(position.bases_in_supply(side), 'Base', 'Bases')}, "
+                f"{counted(position.powers_in_supply(side), 'Power', 'Powers')}, "
+                f"{counted(position.enforcers_in_supply(side), 'Enforcer', 'Enforcers')}; "
+                f"captured {counted(position.captured[side], enemy + ' Base', enemy + ' Bases')}; "
+                f"controls {counted(position.realms_controlled(side), 'Realm', 'Realms')}"
             )
         out.append(f"Score: {score(position).describe()}")
         if position.phase is Phase.OVER:

@@ -4,9 +4,7 @@ say the same thing."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from pbem.rules.game import Phase
+from pbem.rules.game import JSONObject, Phase
 from pbem.rules.geometry import REALMS, realm_name, square_name
 from pbem.rules.realm import legal
 from pbem.rules.realm.canonical import action_text
@@ -15,11 +13,11 @@ from pbem.rules.realm.turns import apply_move, begin_turn
 from pbem.rules.written import format_action
 
 
-def legal_listing(position: Position, *, every: bool = False) -> dict[str, Any]:
+def legal_listing(position: Position, *, every: bool = False) -> JSONObject:
     """The legal actions of ``position`` as the JSON object ``--json`` prints."""
     board = position.board
     playing = position.phase is not Phase.OVER
-    listing: dict[str, Any] = {
+    listing: JSONObject = {
         "phase": position.phase.value,
         "to_move": position.to_move.key if playing else None,
         "turn": position.turn_label() if playing else None,
@@ -62,7 +60,7 @@ def legal_listing(position: Position, *, every: bool = False) -> dict[str, Any]:
     return listing
 
 
-def format_listing(listing: dict[str, Any]) -> str:
+def format_listing(listing: JSONObject) -> str:
     """The listing in words, one group of actions per line."""
     if listing["phase"] == "over":
         return f"the game is over ({listing['result'] or 'no result'})\n"

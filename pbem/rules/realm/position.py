@@ -71,7 +71,7 @@ class Position:
     # -- questions about the board --------------------------------------------
     def realm_pieces(self, realm: int) -> list[tuple[int, Piece]]:
         board = self.board
-        return [(s, board[s]) for s in REALM_SQUARES[realm] if board[s] is not None]  # type: ignore[misc]
+        return [(s, p) for s in REALM_SQUARES[realm] if (p := board[s]) is not None]
 
     def powers_in(self, realm: int, side: Side) -> int:
         board = self.board

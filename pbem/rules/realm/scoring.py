@@ -30,7 +30,7 @@ class Score:
 
     def describe(self) -> str:
         w, b = self.realms
-        text = f"White {w} Realms, Black {b}"
+        text = f"White {counted(w, 'Realm', 'Realms')}, Black {b}"
         if w == b:
             ew, eb = self.enforcers
             what = "mobile + in supply + Bases captured" if self.captures_count else (
@@ -38,6 +38,11 @@ class Score:
             )
             text += f"; Enforcers ({what}) White {ew}, Black {eb}"
         return text
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """'1 Realm', '2 Realms', '0 Realms': a count agrees with its noun."""
+    return f"{n} {one if n == 1 else many}"
 
 
 def score(position: Position) -> Score:
@@ -52,11 +57,11 @@ def score(position: Position) -> Score:
         if p.kind is Kind.ENFORCER and p.facing is not None:
             mobile[p.side] += 1
     captures = position.ruleset.tiebreak_captures
-    enforcers = tuple(
+    white, black = (
         mobile[s] + position.enforcers_in_supply(s) + (position.captured[s] if captures else 0)
         for s in _SIDES
     )
-    return Score((realms[0], realms[1]), enforcers, captures)  # type: ignore[arg-type]
+    return Score((realms[0], realms[1]), (white, black), captures)
 
 
 _SIDES = (Side.WHITE, Side.BLACK)

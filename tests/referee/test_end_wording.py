@@ -1,0 +1,73 @@
+"""Issue 23, item 10: the game's end is one mail to each player (with the board); counts
+agree in number; the result line ends with a full stop; ``pbem games`` says how a game
+ended off the board; ``pbem init`` writes a commented ``site:`` example."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from pbem.referee.home import Home
+from pbem.referee.publish import site_settings
+from pbem.rules.realm.scoring import counted
+from tests.referee.conftest import run_pbem, text_of
+from tests.referee.helpers import new_table
+
+
+def test_counts_agree_in_number() -> None:
+    assert [counted(n, "Realm", "Realms") for n in (0, 1, 2)] == [
+        "0 Realms", "1 Realm", "2 Realms"]
+
+
+def test_a_resigned_game_is_one_mail_each_with_a_full_stop(home: Path) -> None:
+    table = new_table(home)
+    assert table.send(table.white.reply("Bh11\nsay good game")).outcome == "accepted"
+    before = {m["Message-ID"] for m in table.white.inbox + table.black.inbox}
+    assert table.send(table.black.reply("Bh2\nresign")).outcome == "accepted"
+    for player in (table.white, table.black):
+        new = list({m["Message-ID"]: m for m in player.inbox
+                    if m["Message-ID"] not in before}.values())
+        assert [m["X-Pbem-Kind"] for m in new] == ["result"], [m["Subject"] for m in new]
+        text = text_of(new[0])
+        assert "Played: 1b Bh2" in text  # what the report would have said, on top
+        assert "is over: Black resigned." in text and "Result: 1-0 (White wins)." in text
+    games = run_pbem(home, "games").stdout.decode()
+    assert "Black resigned" in games and "last end" not in games
+
+
+def test_a_game_drawn_by_agreement_says_so_in_games(home: Path) -> None:
+    table = new_table(home)
+    assert table.send(table.white.reply("offer draw")).outcome == "accepted"
+    assert table.send(table.black.reply("accept draw")).outcome == "accepted"
+    games = run_pbem(home, "games").stdout.decode()
+    assert "drawn by agreement" in games and "last end" not in games
+
+
+def test_init_writes_a_commented_site_example_that_works_uncommented(tmp_path: Path) -> None:
+    home = tmp_path / "h"
+    assert run_pbem(home, "init", "--address", "ref@club.test").returncode == 0
+    text = (home / "config.yaml").read_text()
+    assert "# site:\n#   path: " in text
+    lines = text.split("\n")
+    start = lines.index("# site:")
+    uncommented = [line[2:] if line.startswith("# ") else line for line in lines[start:start + 4]]
+    site = yaml.safe_load("\n".join(uncommented))["site"]
+    config = Home(home).load_config()
+    config.extra["site"] = site
+    settings = site_settings(config, home)
+    assert settings is not None and settings.title == "Club games"
+
+
+def test_the_live_index_says_who_is_to_move_and_the_rating_mark_is_explained(
+        home: Path) -> None:
+    cfg = yaml.safe_load((home / "config.yaml").read_text())
+    cfg["site"] = {"path": "site", "url": "https://realm.example/club", "title": "Club"}
+    (home / "config.yaml").write_text(yaml.safe_dump(cfg))
+    table = new_table(home)
+    assert table.send(table.white.reply("Bh11")).outcome == "accepted"
+    assert run_pbem(home, "site").returncode == 0
+    index = (home / "site" / "index.html").read_text(encoding="utf-8")
+    assert ">Black to move, 1b</td>" in index and ">in play</td>" in index
+    assert ">*</td>" not in index and ">valid</td>" not in index
+    assert "? provisional" in text_of(table.black.last)
