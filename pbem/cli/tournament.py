@@ -137,6 +137,7 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.referee.clock import parse_when
     from pbem.referee.clock.now import system_now
     from pbem.referee.config.options import load_options
+    from pbem.referee.outgoing.hook_outbox import hook_settings
     from pbem.referee.store import transaction
     from pbem.referee.work.tournament import TournamentError, create
 
@@ -159,7 +160,7 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
                            ruleset=args.ruleset or config.ruleset, format=args.format,
                            rounds=args.rounds, division_size=args.division_size, clock=clock,
                            rated=not args.unrated, public_delay=args.public_delay, ends_at=ends,
-                           webhook=args.webhook)
+                           webhook=args.webhook, hooks=hook_settings(config))
     except TournamentError as exc:
         return _refused(exc)
     out.write(f"{event.name}: open for entries ({event.format}, {event.ruleset}"
