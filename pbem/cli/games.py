@@ -207,6 +207,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.referee.public.publish import mask_addresses, public_game
     from pbem.referee.store.games import GameNotFound, load_game
     from pbem.referee.store.mail import game_history
+    from pbem.referee.store.offers import OfferKind
     from pbem.referee.work.reach import unreachable_words
     from pbem.render.text_board import render_text
 
@@ -225,10 +226,9 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
         title = mask_addresses(f"game {game.id}: {game.name}")
         out.write(printable(render_text(game.position, title=title), keep_newlines=True) + "\n")
         if game.offer:
-            what, side = game.offer.split(":")
-            words = {"end": "to end by agreement", "draw": "a draw",
-                     "takeback": "to take back the last turn"}.get(what, what)
-            out.write(f"Pending: {'White' if side == 'w' else 'Black'} offers {words}\n")
+            words = {OfferKind.END: "to end by agreement", OfferKind.DRAW: "a draw",
+                     OfferKind.TAKEBACK: "to take back the last turn"}[game.offer.kind]
+            out.write(f"Pending: {game.offer.side.title} offers {words}\n")
         for line in clock_lines(game, system_now()):
             out.write(line + "\n")
         for line in unreachable_words(conn, game) if game.status == "playing" else []:
