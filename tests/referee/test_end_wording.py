@@ -68,6 +68,6 @@ def test_the_live_index_says_who_is_to_move_and_the_rating_mark_is_explained(
     assert table.send(table.white.reply("Bh11")).outcome == "accepted"
     assert run_pbem(home, "site").returncode == 0
     index = (home / "site" / "index.html").read_text(encoding="utf-8")
-    assert ">Black to move, 1b</td>" in index and ">in play</td>" in index
+    assert ">Black to move, #1b</td>" in index and ">in play</td>" in index
     assert ">*</td>" not in index and ">valid</td>" not in index
     assert "? provisional" in text_of(table.black.last)

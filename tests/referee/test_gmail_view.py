@@ -97,8 +97,8 @@ def test_a_turn_report_as_gmail_shows_it_has_the_board(tmp_path: Path, home: Pat
     (width, complete, alt), = images
     assert (width, complete) == (480, True)
     # the alt text: the turn shown and what it did, whose turn it is, the score
-    assert alt.startswith("The board after 11w, seen from Black's side. Turn 11w: White's ")
-    assert alt.endswith("Black to move (turn 11b). Realms: White 8, Black 6.")
+    assert alt.startswith("The board after #11w, seen from Black's side. Turn #11w: White's ")
+    assert alt.endswith("Black to move (#11b). Realms: White 8, Black 6.")
     SHOTS.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(shot, SHOTS / "gmail-report-11w.png")
     with Image.open(shot) as img:

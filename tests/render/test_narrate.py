@@ -90,9 +90,9 @@ def test_16w_ends_the_game_white_8_realms_to_black_7(replay):
 
 
 def test_whose_turn_is_next(replay):
-    assert describe_next(turn(replay, "3b").after) == "White to place a Power (turn 4w)"
-    assert describe_next(turn(replay, "6b").after) == "White to move (turn 7w)"
-    assert describe_next(turn(replay, "11w").after) == "Black to move (turn 11b)"
+    assert describe_next(turn(replay, "3b").after) == "White to place a Power (#4w)"
+    assert describe_next(turn(replay, "6b").after) == "White to move (#7w)"
+    assert describe_next(turn(replay, "11w").after) == "Black to move (#11b)"
 
 
 def _resolved(action, events=(), board=None) -> Resolved:

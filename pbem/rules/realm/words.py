@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from pbem.rules.game import Phase, Resolved, join_words, result_words, with_article
+from pbem.rules.game import Phase, Resolved, join_words, result_words, turn_name, with_article
 from pbem.rules.geometry import REALM_OF, realm_name, square_name
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.realm.actions import (
@@ -182,15 +182,15 @@ def describe_end(position: Position, last_side: Side | None = None) -> str:
 
 
 def describe_next(position: Position) -> str:
-    """Whose turn it is: 'Black to move (turn 11b)', 'White to place a Power (turn 4w)'."""
+    """Whose turn it is: 'Black to move (#11b)', 'White to place a Power (#4w)'."""
     if position.phase is Phase.OVER:
         return describe_end(position)
     side = position.to_move
     label = position.turn_label()
     if position.phase is Phase.SETUP:
         kind = expected_kind(position)
-        return f"{side.title} to place {with_article(kind.title)} (turn {label})"
-    return f"{side.title} to move (turn {label})"
+        return f"{side.title} to place {with_article(kind.title)} ({turn_name(label)})"
+    return f"{side.title} to move ({turn_name(label)})"
 
 
 def pieces_words(position: Position, side: Side) -> str:
