@@ -27,6 +27,7 @@ from pbem.render.narrate import (
     describe_turn,
     turn_kind,
 )
+from pbem.render.prose import fill
 from pbem.render.templates import render_template
 from pbem.render.text_board import last_turn_line, render_board, seen_from, turn_squares
 from pbem.rules.game import GamePosition, Phase, SideTable, result_words, turn_name
@@ -244,6 +245,7 @@ def render_report_text(replay: Replay, *, turn_index: int = -1, flip: bool = Fal
         board=render_board(ctx.position, flip=flip, marks=marks),
         legend=legend,
         wrap=_wrap,
+        clauses=lambda text, first="", rest="": fill(text, WIDTH, first, rest),
         board_words=board_words(ctx.position).lines(),
     )
 

@@ -705,6 +705,11 @@ def turn_name(label: str) -> str:
     return f"#{label}"
 
 
+def counted(n: int, one: str, many: str) -> str:
+    """'1 Realm', '2 Realms', '0 Realms': a count agrees with its noun (issue 23.10)."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def join_words(parts: Sequence[str]) -> str:
     """'a', 'a and b', 'a, b and c'."""
     if len(parts) <= 1:

@@ -10,7 +10,7 @@ import yaml
 
 from pbem.referee.home import Home
 from pbem.referee.publish import site_settings
-from pbem.rules.realm.scoring import counted
+from pbem.rules.game import counted
 from tests.referee.conftest import run_pbem, text_of
 from tests.referee.helpers import new_table
 

@@ -160,11 +160,12 @@ def test_results_in_words_on_a_tie():
     )
     # one Realm each; Black's Enforcer is immobilised: the tie-break decides
     assert describe_result(level) == (
-        "White wins 1-0: 1 Realm each, then Enforcers (mobile + in supply) 8 to Black's 7"
+        "White wins 1-0: 1 Realm each; on the tie-break, Enforcers (mobile + in supply) 8 to "
+        "Black's 7"
     )
     draw = position_from(". . .")
     assert describe_result(draw) == (
-        "a draw, 1/2-1/2: 0 Realms each, and 8 Enforcers (mobile + in supply) each"
+        "a draw, 1/2-1/2: 0 Realms each; on the tie-break, 8 Enforcers (mobile + in supply) each"
     )
 
 

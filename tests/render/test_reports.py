@@ -87,7 +87,8 @@ def test_whose_turn_is_next(sample, label, expected):
 def test_final_report_gives_the_result_not_a_next_turn(sample):
     text = render_report_text(sample)
     assert "Next:" not in text
-    ending = "White created the last of its 12 Bases. White wins 1-0, with\n8 Realms to Black's 7."
+    # folded where a sentence ends, not inside 'with 8 Realms' (issue 23.10)
+    ending = "White created the last of its 12 Bases.\nWhite wins 1-0, with 8 Realms to Black's 7."
     assert ending in text
     assert "Final score: White 8 Realms, Black 7" in text
     assert text.rstrip().endswith("16.Pe7e6(Be5)\n1-0")
@@ -130,7 +131,8 @@ def test_a_rearrangement_report():
     text = render_report_text(r)
     assert "Turn #8b, Black: Rearrangement of the h2 Realm" in text
     assert "  8...Rh2(Pi1,Pg1,Eg3E)\n" in text
-    assert "Score so far: White 4 Realms, Black 4; Enforcers" in text
+    # the tie-break on a line of its own, whole (issue 23.10)
+    assert "Score so far: White 4 Realms, Black 4;\n  Enforcers (mobile + in supply) White " in text
     assert "Next: White to move (#9w)." in text
 
 
