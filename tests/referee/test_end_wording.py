@@ -71,3 +71,27 @@ def test_the_live_index_says_who_is_to_move_and_the_rating_mark_is_explained(
     assert ">Black to move, #1b</td>" in index and ">in play</td>" in index
     assert ">*</td>" not in index and ">valid</td>" not in index
     assert "? provisional" in text_of(table.black.last)
+
+
+def test_the_rating_mark_is_explained_wherever_a_rating_is_shown(home: Path) -> None:
+    """The '?' after a provisional rating is explained, in the same words, in the mails
+    (text and HTML), by ``pbem ratings`` and on the site's ratings page."""
+    from pbem.ratings.table import PROVISIONAL_WORDS
+
+    cfg = yaml.safe_load((home / "config.yaml").read_text())
+    cfg["site"] = {"path": "site", "url": "https://realm.example/club", "title": "Club"}
+    (home / "config.yaml").write_text(yaml.safe_dump(cfg))
+    table = new_table(home)
+    assert table.send(table.white.reply("resign")).outcome == "accepted"
+    result = table.black.last
+    html = result.get_body(("html",)).get_content()
+    for shown in (text_of(result), html):
+        assert "?" in shown and PROVISIONAL_WORDS in " ".join(shown.split())
+    out = run_pbem(home, "ratings")
+    assert out.returncode == 0
+    listing = " ".join(out.stdout.decode().split())
+    assert "1742?" in listing or "1258?" in listing
+    assert PROVISIONAL_WORDS in listing
+    assert run_pbem(home, "site").returncode == 0
+    page = " ".join((home / "site" / "ratings.html").read_text(encoding="utf-8").split())
+    assert "?</td>" in page and PROVISIONAL_WORDS in page
