@@ -16,9 +16,9 @@ from pathlib import Path
 
 from pbem.cli import main as pbem_main
 from pbem.records.rulesets import load_ruleset
-from pbem.referee.club_ratings import club_ratings, finished, report_line
-from pbem.referee.home import Home
-from pbem.referee.service import Referee
+from pbem.referee.config.home import Home
+from pbem.referee.entry.service import Referee
+from pbem.referee.public.club_ratings import club_ratings, finished, report_line
 from pbem.referee.store import connect, transaction
 from pbem.referee.store.games import load_game, save_game
 

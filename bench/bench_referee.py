@@ -23,8 +23,8 @@ from pbem.notation.syntax import TurnText
 from pbem.records.reader import read_file
 from pbem.records.rulesets import load_ruleset
 from pbem.records.validate import validate_source
-from pbem.referee.home import Home
-from pbem.referee.service import Referee
+from pbem.referee.config.home import Home
+from pbem.referee.entry.service import Referee
 from pbem.referee.store import connect
 
 REPO = Path(__file__).resolve().parents[1]

@@ -23,13 +23,13 @@ from pathlib import Path
 import yaml
 
 from pbem.cli import main as pbem
-from pbem.referee import operator
-from pbem.referee.home import Home
-from pbem.referee.service import Referee
-from pbem.referee.site_commands import update_site
+from pbem.cli.site import update_site
+from pbem.referee.config.home import Home
+from pbem.referee.entry import operator
+from pbem.referee.entry.service import Referee
 from pbem.referee.store import accounts, connect, transaction
 from pbem.referee.store import tournaments as store
-from pbem.referee.tournament import create, enter, start
+from pbem.referee.work.tournament import create, enter, start
 
 
 def _quiet(*args: str) -> str:
@@ -108,7 +108,7 @@ def main() -> None:
             update_site(home_obj, config, conn)
 
         def event_page_only() -> None:  # the event's page, rewritten after a result
-            from pbem.referee.tournament import site_views
+            from pbem.referee.work.tournament import site_views
             from pbem.render.live_site import publish_events
 
             views = [(v, f"x{time.perf_counter()}") for v, _ in site_views(conn)]

@@ -24,8 +24,10 @@ ALLOWED = {
         "errors", "rules", "notation", "records", "render", "referee", "resources", "ratings",
         "tournaments",
     },
-    "commands": {
-        "errors", "rules", "notation", "records", "render", "commands", "resources", "ratings",
+    # the command line over everything: one package, one module per command or group
+    "cli": {
+        "errors", "rules", "players", "notation", "records", "render", "referee", "cli",
+        "resources", "ratings", "tournaments",
     },
 }
 
@@ -41,6 +43,12 @@ def _pbem_imports(path: Path) -> set[str]:
                 if alias.name.startswith("pbem."):
                     found.add(alias.name.split(".")[1])
     return found
+
+
+def test_every_package_has_a_layer():
+    """A new package of ``pbem`` must say where it sits before it may import anything."""
+    packages = {p.parent.name for p in PKG.glob("*/__init__.py")}
+    assert packages == set(ALLOWED), packages ^ set(ALLOWED)
 
 
 def test_layers_point_one_way():

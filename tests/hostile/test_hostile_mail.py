@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from pbem.records.rulesets import load_ruleset
-from pbem.referee.home import Home
-from pbem.referee.inbox import read_message
-from pbem.referee.service import Referee
+from pbem.referee.config.home import Home
+from pbem.referee.entry.service import Referee
+from pbem.referee.intake.inbox import read_message
 from pbem.referee.store import connect
 from tests.referee.conftest import init_home
 

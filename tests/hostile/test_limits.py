@@ -13,8 +13,8 @@ from pathlib import Path
 
 import yaml
 
-from pbem.referee.home import Home
-from pbem.referee.service import Referee
+from pbem.referee.config.home import Home
+from pbem.referee.entry.service import Referee
 from pbem.referee.store import connect
 from tests.referee.helpers import Table, new_table
 

@@ -140,11 +140,11 @@ def test_every_pattern_in_the_referee_is_reviewed() -> None:
 
 HOSTILE = r'''
 from pbem.referee.clock import parse_settings
-from pbem.referee.extract import player_lines
-from pbem.referee.html_text import html_to_text
-from pbem.referee.inbox import read_message
-from pbem.referee.orders import find_orders
-from pbem.referee.secrets_scheme import key_in_line
+from pbem.referee.intake.extract import player_lines
+from pbem.referee.intake.html_text import html_to_text
+from pbem.referee.intake.inbox import read_message
+from pbem.referee.intake.orders import find_orders
+from pbem.referee.store.secrets_scheme import key_in_line
 N = 1_000_000
 lines = [
     "Am " + "schrieb " * (N // 8), "Am " + "schrieb :" * (N // 9), "On 1 " + "x " * (N // 2),

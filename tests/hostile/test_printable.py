@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.referee.printable import printable
+from pbem.cli.printable import printable
 from tests.referee.conftest import run_pbem
 from tests.referee.helpers import new_table
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.referee.sender import read_sender
+from pbem.referee.intake.sender import read_sender
 
 
 @pytest.mark.parametrize(("header", "address", "name"), [

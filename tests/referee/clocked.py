@@ -8,10 +8,10 @@ from pathlib import Path
 
 from pbem.records.rulesets import load_ruleset
 from pbem.referee.clock import parse_settings
-from pbem.referee.home import Home
-from pbem.referee.service import Referee
+from pbem.referee.config.home import Home
+from pbem.referee.entry.service import Referee
+from pbem.referee.entry.tick import TickSummary, run_tick
 from pbem.referee.store import connect
-from pbem.referee.timed import TickSummary, run_tick
 from tests.referee.conftest import MailPlayer
 from tests.referee.helpers import Table
 

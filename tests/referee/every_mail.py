@@ -124,8 +124,8 @@ def every_mail(folder: Path) -> list[SentMail]:
     _registration(home, True)  # a referee open to new players welcomes a stranger
     table = Table(home, referee_at(home, now), 1, MailPlayer("x@x.test"), MailPlayer("y@x.test"))
     table.send(_bare("dora@players.test", "hello"))
-    from pbem.referee.home import Home
-    from pbem.referee.site_commands import update_site
+    from pbem.cli.site import update_site
+    from pbem.referee.config.home import Home
 
     update_site(Home(home), Home(home).load_config(), table.conn)  # as 'pbem mail' does
     out = folder / "html"

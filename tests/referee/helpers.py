@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.records.rulesets import load_ruleset
-from pbem.referee.home import Home
-from pbem.referee.outbox import deliver
-from pbem.referee.service import Handled, Referee
+from pbem.referee.config.home import Home
+from pbem.referee.entry.service import Handled, Referee
+from pbem.referee.outgoing.delivery import deliver
 from pbem.referee.store import connect
 from tests.referee.conftest import MailPlayer, outbox_mails
 

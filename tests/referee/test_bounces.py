@@ -206,9 +206,9 @@ def test_the_grace_runs_out_then_the_clock_runs_and_the_operator_decides(
 
 def test_the_envelope_sender_is_the_return_path(tmp_path: Path, now: FakeNow, smtp) -> None:
     from pbem.records.rulesets import load_ruleset
-    from pbem.referee.home import Home
-    from pbem.referee.outbox import deliver
-    from pbem.referee.service import Referee
+    from pbem.referee.config.home import Home
+    from pbem.referee.entry.service import Referee
+    from pbem.referee.outgoing.delivery import deliver
     from pbem.referee.store import connect
 
     home = init_home(tmp_path / "home", smtp={"host": "127.0.0.1", "port": smtp.port})

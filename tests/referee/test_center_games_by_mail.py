@@ -23,7 +23,7 @@ from pbem.records.generate import generate_game
 from pbem.records.reader import read_games
 from pbem.records.rulesets import load_ruleset
 from pbem.records.validate import validate_source
-from pbem.referee.home import Home
+from pbem.referee.config.home import Home
 from pbem.referee.store import connect
 from pbem.rules.game import Phase
 from pbem.rules.registry import game_for

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from pbem.cli import main
-from pbem.referee.store import accounts, conditions, transaction
+from pbem.referee.store import accounts, transaction
+from pbem.referee.store import standing_conditions as conditions
 from pbem.referee.store.games import load_game
 from pbem.rules.pieces import Side
 from tests.referee.conftest import (
@@ -318,8 +319,8 @@ def test_a_rollback_clears_the_sets(table: Table) -> None:
 
 
 def test_condition_lines_are_read_with_their_indentation_and_chatter_is_not() -> None:
-    from pbem.referee.extract import BodyLine
-    from pbem.referee.orders import find_orders
+    from pbem.referee.intake.extract import BodyLine
+    from pbem.referee.intake.orders import find_orders
 
     lines = ["12.Pi10i6(Bh5)", "If you like, then we can talk later.",
              "if Pd6d1(Be2) then Pi6j6(Bk5)", "\t if Ee4g4(xEi6) THEN Rh5(Pg4,Pi6)",

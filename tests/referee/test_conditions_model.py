@@ -10,7 +10,7 @@ import pytest
 
 from pbem.notation.parse import parse_game
 from pbem.records.replay import replay_game
-from pbem.referee.conditions import (
+from pbem.referee.turns.conditions import (
     MAX_DEPTH,
     MAX_LINES,
     Condition,
@@ -21,7 +21,7 @@ from pbem.referee.conditions import (
     match,
     parse_conditions,
 )
-from pbem.referee.play import play_turn
+from pbem.referee.turns.play import play_turn
 
 SAMPLE = Path(__file__).resolve().parents[2] / "games" / "sample-game-2002.realm"
 

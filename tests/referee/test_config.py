@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 from pbem.cli import main
-from pbem.referee.config_schema import SCHEMA, ConfigError, Section
-from pbem.referee.home import DEFAULT_CONFIG, parse_config
-from pbem.referee.options import load_options
+from pbem.referee.config.checks import SCHEMA, ConfigError, Section
+from pbem.referee.config.home import DEFAULT_CONFIG, parse_config
+from pbem.referee.config.options import load_options
 
 GOOD = "referee:\n  address: ref@pbem.test\n"
 

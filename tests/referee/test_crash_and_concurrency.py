@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.referee.faults import POINTS
+from pbem.referee.store.faults import POINTS
 from tests.referee.conftest import MailPlayer, SmtpSink, init_home, outbox_mails, run_pbem
 from tests.referee.helpers import new_table
 

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from pbem.referee import store
-from pbem.referee.dedupe import digest
+from pbem.referee.intake.dedupe import digest
 from pbem.referee.store import connect
 from tests.referee.helpers import Table, new_table
 

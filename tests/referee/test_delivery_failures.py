@@ -22,9 +22,9 @@ import yaml
 
 from pbem.cli import main
 from pbem.records.rulesets import load_ruleset
-from pbem.referee.home import Home
-from pbem.referee.outbox import deliver
-from pbem.referee.service import Referee
+from pbem.referee.config.home import Home
+from pbem.referee.entry.service import Referee
+from pbem.referee.outgoing.delivery import deliver
 from pbem.referee.store import connect
 from tests.referee.conftest import free_port, init_home
 

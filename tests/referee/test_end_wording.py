@@ -8,8 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from pbem.referee.home import Home
-from pbem.referee.publish import site_settings
+from pbem.referee.config.home import Home
+from pbem.referee.public.publish import site_settings
 from pbem.rules.game import counted
 from tests.referee.conftest import run_pbem, text_of
 from tests.referee.helpers import new_table

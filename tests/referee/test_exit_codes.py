@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pbem.referee import cli
-from pbem.referee.home import Home
-from pbem.referee.service import Referee
+from pbem.cli import referee as cli
+from pbem.referee.config.home import Home
+from pbem.referee.entry.service import Referee
 from pbem.referee.store import connect
 from tests.referee.conftest import free_port, init_home, run_pbem
 from tests.referee.test_delivery_failures import PickyServer, _home, picky  # noqa: F401

@@ -17,9 +17,9 @@ from pbem.players import modern, oriental
 from pbem.records.reader import read_games
 from pbem.records.rulesets import load_ruleset
 from pbem.records.validate import validate_source
-from pbem.referee.home import Home
-from pbem.referee.outbox import deliver
-from pbem.referee.service import Referee
+from pbem.referee.config.home import Home
+from pbem.referee.entry.service import Referee
+from pbem.referee.outgoing.delivery import deliver
 from pbem.referee.store import connect
 from pbem.rules.game import Phase
 from pbem.rules.oriental.warning import threatened_groups

@@ -10,7 +10,7 @@ import pytest
 
 from pbem.records.replay import GameError
 from pbem.referee.store.games import load_game
-from pbem.referee.wording import in_player_words
+from pbem.referee.turns.wording import in_player_words
 from tests.referee.helpers import new_table
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.referee.letters import blocks
+from pbem.referee.outgoing.letters import blocks
 from tests.referee.clocked import FakeNow, clocked_table, tick
 from tests.referee.conftest import outbox_mails
 

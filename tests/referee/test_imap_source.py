@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from pbem.errors import PbemError
-from pbem.referee.imap_source import ImapSettings, ImapSource, quote
+from pbem.referee.intake.imap_source import ImapSettings, ImapSource, quote
 from tests.referee.dovecot import Dovecot, run_dovecot, skip_reason
 
 _folders = itertools.count(1)

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from pbem.records.rulesets import load_ruleset
-from pbem.referee.extract import extract_body
-from pbem.referee.home import Home
-from pbem.referee.inbox import read_message
-from pbem.referee.orders import find_orders
-from pbem.referee.service import Referee
+from pbem.referee.config.home import Home
+from pbem.referee.entry.service import Referee
+from pbem.referee.intake.extract import extract_body
+from pbem.referee.intake.inbox import read_message
+from pbem.referee.intake.orders import find_orders
 from pbem.referee.store import connect
 from tests.referee.conftest import MAIL_DIR
 from tests.referee.test_sample_by_mail import sample_turns

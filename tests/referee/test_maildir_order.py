@@ -5,7 +5,7 @@ from __future__ import annotations
 import mailbox
 from pathlib import Path
 
-from pbem.referee.sources import MaildirSource
+from pbem.referee.intake.sources import MaildirSource
 
 # (name, arrival rank): the same second; microseconds of different lengths; counters
 # past 9, which compare wrongly as text

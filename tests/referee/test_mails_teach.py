@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from pbem.records.rulesets import load_ruleset
-from pbem.referee.play import play_turn
-from pbem.referee.wording import examples
+from pbem.referee.turns.play import play_turn
+from pbem.referee.turns.wording import examples
 from pbem.rules.registry import game_of
 from tests.referee.conftest import text_of
 from tests.referee.helpers import new_table

@@ -10,13 +10,13 @@ import yaml
 
 from pbem.records.reader import read_games
 from pbem.records.validate import validate_source
-from pbem.referee.orders import find_orders
+from pbem.referee.intake.orders import find_orders
 from tests.referee.conftest import run_pbem, text_of
 from tests.referee.helpers import new_table
 
 
 def test_say_is_read_with_its_case_and_other_marks() -> None:
-    from pbem.referee.extract import BodyLine
+    from pbem.referee.intake.extract import BodyLine
 
     lines = tuple(BodyLine(i + 1, t) for i, t in enumerate(
         ["Say: Nice move, Bob!", "message: See you", "say", "Bh11"]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.referee.extract import player_lines
+from pbem.referee.intake.extract import player_lines
 from tests.referee.conftest import text_of
 from tests.referee.helpers import new_table
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pbem.referee.store.games import load_game
-from pbem.referee.wording import examples
+from pbem.referee.turns.wording import examples
 from pbem.render.legal_text import legal_listing
 from pbem.rules.game import Phase
 from tests.referee.conftest import MailPlayer, outbox_mails, text_of

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pbem.referee.imap_source import quote
+from pbem.referee.intake.imap_source import quote
 from tests.referee.conftest import run_pbem
 from tests.referee.dovecot import Dovecot, run_dovecot, skip_reason
 from tests.referee.helpers import new_table

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from pbem.cli import main
-from pbem.referee.publish import mask_addresses
+from pbem.referee.public.publish import mask_addresses
 from tests.referee.conftest import MailPlayer, init_home, outbox_mails, text_of
 
 ALICE, BOB = "alice.archer@club.test", "bob@players.test"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pbem.referee.clock import format_instant
-from pbem.referee.profile import check_name, find_zone
-from pbem.referee.refusal import Refusal
+from pbem.referee.commands.profile_checks import check_name, find_zone
+from pbem.referee.intake.refusal import Refusal
 from tests.referee.clocked import FakeNow, clocked_table, tick
 from tests.referee.conftest import text_of
 

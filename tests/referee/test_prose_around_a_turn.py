@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.referee.extract import BodyLine
-from pbem.referee.orders import find_orders
+from pbem.referee.intake.extract import BodyLine
+from pbem.referee.intake.orders import find_orders
 from tests.referee.conftest import text_of
 from tests.referee.helpers import new_table
 
@@ -66,7 +66,7 @@ def test_the_cut_parses_a_line_at_most_three_times(tail: str, monkeypatch) -> No
     """Bounded work: however long the prose, the line is parsed a fixed number of times,
     and the marks are skipped in one pass."""
     from pbem.records.rulesets import load_ruleset
-    from pbem.referee import turn_line
+    from pbem.referee.turns import turn_line
     from pbem.rules.registry import game_of
 
     calls: list[int] = []

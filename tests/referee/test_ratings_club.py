@@ -13,8 +13,8 @@ import yaml
 from pbem.cli import main
 from pbem.ratings.glicko2 import Settings
 from pbem.ratings.table import Finished, fold
-from pbem.referee.club_ratings import club_ratings, finished
-from pbem.referee.home import Home
+from pbem.referee.config.home import Home
+from pbem.referee.public.club_ratings import club_ratings, finished
 from pbem.referee.store import connect
 from pbem.referee.store import schema as store_schema
 from tests.golden import check_golden

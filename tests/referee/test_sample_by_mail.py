@@ -16,9 +16,9 @@ from pbem.notation.syntax import TurnText
 from pbem.records.reader import read_file, read_games
 from pbem.records.rulesets import load_ruleset
 from pbem.records.validate import validate_source
-from pbem.referee.home import Home
-from pbem.referee.outbox import deliver
-from pbem.referee.service import Referee
+from pbem.referee.config.home import Home
+from pbem.referee.entry.service import Referee
+from pbem.referee.outgoing.delivery import deliver
 from pbem.referee.store import connect
 from tests.referee.conftest import REPO, MailPlayer, SmtpSink, init_home, text_of
 

@@ -7,8 +7,8 @@ import json
 import re
 from pathlib import Path
 
-from pbem.referee.home import Home
-from pbem.referee.site_commands import update_site
+from pbem.cli.site import update_site
+from pbem.referee.config.home import Home
 from tests.referee.clocked import FakeNow
 from tests.referee.conftest import init_home, text_of
 from tests.referee.every_mail import _play, _registration

@@ -16,8 +16,8 @@ import dkim
 import pytest
 import yaml
 
-from pbem.referee.home import Home
-from pbem.referee.signing import load_key
+from pbem.referee.config.home import Home
+from pbem.referee.outgoing.signing import load_key
 from pbem.referee.store import accounts
 from tests.referee.clocked import FakeNow, clocked_table, tick
 from tests.referee.conftest import MAIL_DIR, init_home

@@ -1,10 +1,11 @@
 """The referee's code reads one way: every import in ``pbem/referee`` (those inside
-functions and under ``TYPE_CHECKING`` too) points down the layers
+functions and under ``TYPE_CHECKING`` too) points down the chain of its sub-packages
 
-    clock model -> store -> mailer -> unit -> registry -> commands -> service -> cli
+    clock, turns -> config -> store -> intake, public -> outgoing -> work -> commands -> entry
 
 so there is no import cycle, no module reaches for another's private names, and no SQL is
-written outside the store."""
+written outside the store. The layers are the packages: a module sits in one of them, never
+loose in ``pbem/referee``."""
 
 from __future__ import annotations
 
@@ -14,28 +15,18 @@ from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[2] / "pbem" / "referee"
 
-#: each module's layer; a module may import only from its own layer or below
+#: each sub-package's layer; a module may import only from its own package's layer or below
 LAYERS: dict[str, int] = {
-    # the mail and clock models: pure, or about one message
-    "now": 0, "faults": 0, "printable": 0, "refusal": 1, "orders": 0, "extract": 0,
-    "html_text": 0, "sender": 0, "autoreply": 0, "inbox": 1, "secrets_scheme": 0,
-    "compose": 1, "play": 0, "turn_line": 0, "wording": 0, "conditions": 1, "clock": 0,
-    "vacation": 1, "home": 0,
-    "options": 2, "labels": 0, "config_schema": 0, "letters": 0, "profile": 1, "report_mail": 2,
-    "dedupe": 0, "limits": 2, "retry": 2, "returns": 0, "signing": 1,
-    # the store owns all SQL
-    "store": 3, "publish": 4, "keys": 4, "rollback": 4, "outbox": 4, "ratelimit": 4,
-    "sources": 4, "imap_source": 4, "posting": 4, "operator_notice": 4,
-    "bounces": 1, "deadline_ics": 1,
-    "mailer": 5, "starting": 6, "reach": 6, "unsubscribe": 6, "first_look": 6,
-    "hook_events": 6, "webhooks": 0, "hook_outbox": 4,
-    "unit": 7, "tournament": 7, "commit": 8, "tournament_play": 9,
-    "registry": 9,
-    "commands": 10,
-    "service": 11,
-    "timed": 12, "operator": 12,
-    "cli": 13, "site_commands": 13, "ratings_command": 13,
-    "tournament_cli": 13, "club_ratings": 4,
+    "clock": 0,     # time: deadlines, banks, vacations, "now"; pure
+    "turns": 0,     # a mailed turn checked, worded, conditional turns; pure
+    "config": 1,    # the data folder and config.yaml
+    "store": 2,     # every SQL statement
+    "intake": 3,    # a mail in: sources, reading, orders, keys
+    "public": 3,    # what the world may see: export, site, club ratings
+    "outgoing": 4,  # what is said and its delivery
+    "work": 5,      # the unit of work and its commit
+    "commands": 6,  # the mail commands and their registry
+    "entry": 7,     # a mail, a tick, a game master's command
 }
 
 
@@ -77,8 +68,24 @@ GRAPH = {name: _imports(path, name) for name, path in MODULES.items()}
 
 def _layer(name: str) -> int:
     top = name.split(".")[2] if name.count(".") >= 2 else ""
-    assert top in LAYERS, f"{name}: give it a layer in tests/referee/test_structure.py"
+    assert top in LAYERS, f"{name}: put it in a sub-package of pbem/referee (see LAYERS)"
     return LAYERS[top]
+
+
+def test_every_module_sits_in_a_layer_package() -> None:
+    """The packages on disk are the layers: none is missing from ``LAYERS``, none is listed
+    that does not exist, and no module lies loose beside them."""
+    packages = {p.parent.name for p in PKG.glob("*/__init__.py")}
+    assert packages == set(LAYERS)
+    loose = sorted(p.name for p in PKG.glob("*.py") if p.name != "__init__.py")
+    assert not loose, f"put these in a sub-package of pbem/referee: {loose}"
+
+
+def test_every_package_says_what_it_is_for() -> None:
+    """Each layer's ``__init__`` opens with a docstring: the map a newcomer reads first."""
+    from_docs = {name: ast.get_docstring(ast.parse((PKG / name / "__init__.py").read_text(
+        encoding="utf-8"))) for name in LAYERS}
+    assert all(doc and len(doc) > 80 for doc in from_docs.values()), from_docs
 
 
 def test_there_is_no_import_cycle() -> None:
@@ -177,5 +184,5 @@ def test_the_store_owns_all_sql() -> None:
 
 
 def test_the_service_stays_small() -> None:
-    lines = (PKG / "service.py").read_text(encoding="utf-8").count("\n")
+    lines = (PKG / "entry" / "service.py").read_text(encoding="utf-8").count("\n")
     assert lines <= 156, f"service.py has {lines} lines: move the work into units and commands"

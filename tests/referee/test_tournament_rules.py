@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.referee.tournament import find, table
+from pbem.referee.work.tournament import find, table
 from tests.referee.tournament_club import Club, open_club
 
 PLAYERS = ["ann", "bob", "cid", "dan"]

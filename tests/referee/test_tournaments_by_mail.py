@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbem.referee.store import tournaments as event_store
-from pbem.referee.tournament import find, table
+from pbem.referee.work.tournament import find, table
 from tests.referee.tournament_club import Club, open_club
 
 ROUND_ROBIN = ["ann", "bob", "cid", "dan", "eve"]  # entry order = seeds (all rated 1500)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pbem.referee import clock
 from pbem.referee.clock import ClockSettings, Interval
-from pbem.referee.vacation import (
+from pbem.referee.clock.vacation import (
     Cancelled,
     Granted,
     Vacation,

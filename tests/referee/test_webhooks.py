@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.referee.home import Home
-from pbem.referee.hook_outbox import deliver_hooks
-from pbem.referee.store import delivery
-from pbem.referee.webhooks import (
+from pbem.referee.config.home import Home
+from pbem.referee.outgoing.hook_outbox import deliver_hooks
+from pbem.referee.outgoing.webhooks import (
     HookFailed,
     HookSettings,
     allowed_address,
@@ -26,6 +25,7 @@ from pbem.referee.webhooks import (
     check_url,
     checked_addresses,
 )
+from pbem.referee.store import delivery
 from tests.referee.conftest import free_port, init_home
 from tests.referee.helpers import Table, new_table
 from tests.referee.test_sample_by_mail import sample_turns

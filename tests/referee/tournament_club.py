@@ -18,10 +18,10 @@ from typing import Any
 import yaml
 
 from pbem.cli import main
-from pbem.referee.home import Home
-from pbem.referee.outbox import deliver
-from pbem.referee.service import Handled
-from pbem.referee.timed import run_tick
+from pbem.referee.config.home import Home
+from pbem.referee.entry.service import Handled
+from pbem.referee.entry.tick import run_tick
+from pbem.referee.outgoing.delivery import deliver
 from tests.referee.clocked import FakeNow, referee_at
 from tests.referee.conftest import MailPlayer, init_home, text_of
 

@@ -1,13 +1,13 @@
 """The mail commands, one small module each; importing this package registers them all
-(``pbem.referee.registry``)."""
+(``pbem.referee.commands.registry``)."""
 
 from pbem.referee.commands import (  # noqa: F401  (each registers itself)
     challenge,
     claim,
-    conditions,
     digest,
     games,
     help,
+    if_then,
     info,
     moves,
     notify,

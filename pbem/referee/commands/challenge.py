@@ -13,13 +13,13 @@ import sqlite3
 from pbem.errors import PbemError
 from pbem.records.rulesets import describe_ruleset, load_ruleset
 from pbem.referee.clock import describe_settings, format_settings, parse_settings
-from pbem.referee.letters import letter
-from pbem.referee.orders import Order
-from pbem.referee.refusal import Refusal
-from pbem.referee.registry import command
-from pbem.referee.starting import start_game
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.intake.refusal import Refusal
+from pbem.referee.outgoing.letters import letter
 from pbem.referee.store import accounts, games
-from pbem.referee.unit import Unit
+from pbem.referee.work.starting import start_game
+from pbem.referee.work.unit import Unit
 
 _CHALLENGE = re.compile(r"challenge <?([^\s<>@]+@[^\s<>@]+)>?(?: ruleset (\S+))?(?: (.+))?")
 #: the words that make a challenged game rated or not, anywhere after the address

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pbem.referee import clock
 from pbem.referee.clock import ClockError
-from pbem.referee.orders import Order
-from pbem.referee.refusal import Refusal
-from pbem.referee.registry import command
-from pbem.referee.unit import Unit
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.intake.refusal import Refusal
+from pbem.referee.work.unit import Unit
 from pbem.rules.registry import game_of
 
 

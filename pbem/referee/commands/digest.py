@@ -3,10 +3,10 @@ tick``), or at once again (what was held follows now)."""
 
 from __future__ import annotations
 
-from pbem.referee.orders import Order
-from pbem.referee.registry import command
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
 from pbem.referee.store import accounts
-from pbem.referee.unit import Unit
+from pbem.referee.work.unit import Unit
 
 
 @command("digest-on", "digest-off", scope="player")

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pbem.referee.mailer import clock_lines
-from pbem.referee.orders import Order
-from pbem.referee.registry import command
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.outgoing.mailer import clock_lines
 from pbem.referee.store import accounts
 from pbem.referee.store import games as stored
 from pbem.referee.store.games import load_game
-from pbem.referee.unit import Unit
+from pbem.referee.work.unit import Unit
 
 
 @command("games", scope="player", info=True)

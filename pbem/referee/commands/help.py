@@ -3,11 +3,11 @@ shown in his game's own notation and with turns he could send now in it."""
 
 from __future__ import annotations
 
-from pbem.referee.letters import help_text
-from pbem.referee.orders import Order
-from pbem.referee.registry import command
-from pbem.referee.unit import Unit
-from pbem.referee.wording import examples
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.outgoing.letters import help_text
+from pbem.referee.turns.wording import examples
+from pbem.referee.work.unit import Unit
 from pbem.rules.registry import game_of
 
 #: the help's own heading, the title of its section in the answer

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pbem.referee.mailer import clock_lines
-from pbem.referee.orders import Order
-from pbem.referee.registry import command
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.outgoing.mailer import clock_lines
 from pbem.referee.store.games import record_text
-from pbem.referee.unit import Unit
+from pbem.referee.work.unit import Unit
 from pbem.render.text_board import render_text
 
 

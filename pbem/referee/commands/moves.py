@@ -12,11 +12,11 @@ from pbem.notation.format import entry_line
 from pbem.notation.parse import parse_movetext
 from pbem.notation.syntax import EntryText
 from pbem.notation.write import entry_of
-from pbem.referee.orders import Order
-from pbem.referee.refusal import Refusal
-from pbem.referee.registry import command
-from pbem.referee.unit import Unit
-from pbem.referee.wording import wrap
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.intake.refusal import Refusal
+from pbem.referee.turns.wording import wrap
+from pbem.referee.work.unit import Unit
 from pbem.render.legal_text import format_listing, legal_listing
 from pbem.render.moves_words import describe_moves
 from pbem.rules.game import GamePosition, Phase

@@ -1,19 +1,19 @@
 """``notify webhook URL`` / ``notify off``: a player's own webhook, called once when it
 becomes his turn in any of his games, when one ends, and when he is offered something
-(``pbem.referee.hook_events``). The URL is checked as it comes (``webhooks.check_url``);
+(``pbem.referee.work.hook_events``). The URL is checked as it comes (``webhooks.check_url``);
 its host is resolved and checked again at every call."""
 
 from __future__ import annotations
 
 import re
 
-from pbem.referee.hook_outbox import hook_settings
-from pbem.referee.orders import Order
-from pbem.referee.refusal import Refusal
-from pbem.referee.registry import command
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.intake.refusal import Refusal
+from pbem.referee.outgoing.hook_outbox import hook_settings
+from pbem.referee.outgoing.webhooks import check_url
 from pbem.referee.store import delivery
-from pbem.referee.unit import Unit
-from pbem.referee.webhooks import check_url
+from pbem.referee.work.unit import Unit
 
 _URL = re.compile(r"(?i)\bnotify\s+webhook\s+(\S+)")
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 
-from pbem.referee.orders import Order
-from pbem.referee.refusal import Refusal
-from pbem.referee.registry import command
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.intake.refusal import Refusal
 from pbem.referee.store import accounts
 from pbem.referee.store.games import GameNotFound, load_game
-from pbem.referee.unit import Unit
+from pbem.referee.work.unit import Unit
 
 
 def game_number(order: Order) -> int | None:

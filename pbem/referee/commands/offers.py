@@ -4,10 +4,10 @@ opponent reads it in the turn report); the next turn played lets an offer lapse.
 from __future__ import annotations
 
 from pbem.errors import RuleError
-from pbem.referee.orders import Order
-from pbem.referee.refusal import Refusal
-from pbem.referee.registry import command
-from pbem.referee.unit import Unit
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.intake.refusal import Refusal
+from pbem.referee.work.unit import Unit
 from pbem.rules.registry import game_of
 
 #: what is offered, as the offer's sentence says it and as a noun

@@ -1,16 +1,16 @@
 """``name Alice Archer`` and ``timezone Europe/Paris``: what a player says about himself,
-for all his games (the checks are ``pbem.referee.profile``)."""
+for all his games (the checks are ``pbem.referee.commands.profile_checks``)."""
 
 from __future__ import annotations
 
 import re
 
-from pbem.referee.orders import Order
-from pbem.referee.profile import check_name, find_zone
-from pbem.referee.refusal import Refusal
-from pbem.referee.registry import command
+from pbem.referee.commands.profile_checks import check_name, find_zone
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.intake.refusal import Refusal
 from pbem.referee.store import accounts
-from pbem.referee.unit import Unit
+from pbem.referee.work.unit import Unit
 
 _NAME_ARGUMENT = re.compile(r"(?i)\bname\s+(.*)")
 _ZONE_ARGUMENT = re.compile(r"(?i)\b(?:timezone|time zone|tz)\s+(\S+)")

@@ -3,9 +3,9 @@ project's own rules page for that game, so the mail and the documentation never 
 
 from __future__ import annotations
 
-from pbem.referee.orders import Order
-from pbem.referee.registry import command
-from pbem.referee.unit import Unit
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.work.unit import Unit
 from pbem.render.rules_page import rules_html, rules_text
 from pbem.rules.registry import game_of
 

@@ -5,10 +5,10 @@ as a comment; a finished game's public record shows it only when the config says
 
 from __future__ import annotations
 
-from pbem.referee.orders import Order
-from pbem.referee.refusal import Refusal
-from pbem.referee.registry import command
-from pbem.referee.unit import Unit
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.intake.refusal import Refusal
+from pbem.referee.work.unit import Unit
 
 #: the longest message kept (a mail is no place for letters; the record stays readable)
 MAX_SAID = 500

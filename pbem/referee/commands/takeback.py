@@ -3,12 +3,12 @@ opponent must ``accept takeback``. The turn taken back is kept (``pbem rollback 
 
 from __future__ import annotations
 
-from pbem.referee.orders import Order
-from pbem.referee.refusal import Refusal
-from pbem.referee.registry import command
-from pbem.referee.rollback import rollback_to
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.intake.refusal import Refusal
 from pbem.referee.store import games
-from pbem.referee.unit import Unit
+from pbem.referee.work.rollback import rollback_to
+from pbem.referee.work.unit import Unit
 
 
 @command("takeback")

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 from pbem.errors import PbemError
-from pbem.referee.orders import Order
-from pbem.referee.refusal import Refusal
-from pbem.referee.registry import command
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.intake.refusal import Refusal
 from pbem.referee.store import games
-from pbem.referee.tournament import (
+from pbem.referee.work.tournament import (
     crosstable_lines,
     display_name,
     enter,
@@ -19,8 +19,8 @@ from pbem.referee.tournament import (
     schedule_lines,
     table,
 )
-from pbem.referee.tournament_play import withdraw
-from pbem.referee.unit import Unit
+from pbem.referee.work.tournament_play import withdraw
+from pbem.referee.work.unit import Unit
 
 _ARGUMENT = re.compile(r"(?i)^\s*(?:join|withdraw|standings)\s+(.*)$")
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pbem.referee import clock
 from pbem.referee.clock import ClockError, ClockSettings
-from pbem.referee.orders import Order
-from pbem.referee.play import live_turn, play_turn
-from pbem.referee.refusal import Refusal
-from pbem.referee.registry import command
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.intake.refusal import Refusal
 from pbem.referee.store import games
-from pbem.referee.unit import Unit
-from pbem.referee.wording import in_player_words
+from pbem.referee.turns.play import live_turn, play_turn
+from pbem.referee.turns.wording import in_player_words
+from pbem.referee.work.unit import Unit
 from pbem.rules.game import Phase
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from pbem.errors import PbemError
 from pbem.referee.clock import set_vacations
-from pbem.referee.mailer import clock_lines
-from pbem.referee.orders import Order
-from pbem.referee.refusal import Refusal
-from pbem.referee.registry import command
+from pbem.referee.clock.vacation import Cancelled, Granted, apply_vacation_command, parse_vacation
+from pbem.referee.commands.registry import command
+from pbem.referee.intake.orders import Order
+from pbem.referee.intake.refusal import Refusal
+from pbem.referee.outgoing.mailer import clock_lines
 from pbem.referee.store import accounts, games
 from pbem.referee.store.games import load_game
-from pbem.referee.unit import Unit
-from pbem.referee.vacation import Cancelled, Granted, apply_vacation_command, parse_vacation
+from pbem.referee.work.unit import Unit
 
 
 @command("vacation", scope="player")

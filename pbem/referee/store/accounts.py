@@ -15,8 +15,8 @@ import time
 import zoneinfo
 from datetime import tzinfo
 
-from pbem.referee.secrets_scheme import new_token
-from pbem.referee.vacation import VacationBook
+from pbem.referee.clock.vacation import VacationBook
+from pbem.referee.store.secrets_scheme import new_token
 
 
 def account_token(conn: sqlite3.Connection, email: str) -> str | None:

@@ -1,6 +1,6 @@
 """The outbox's rows as delivery sees them: which are waiting, claiming them for one
 process, and what became of each (sent, back in the queue, given up). Queuing a mail is
-``mail.queue``; the sending itself, and the decisions, are ``pbem.referee.outbox``."""
+``mail.queue``; the sending itself, and the decisions, are ``pbem.referee.outgoing.delivery``."""
 
 from __future__ import annotations
 

@@ -178,7 +178,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         "0005-messages-digest-not-unique",
         """
         -- a Message-ID is the sender's choice: the same one may come with another mail.
-        -- A mail is the same when its Message-ID and its digest (pbem.referee.dedupe) are.
+        -- A mail is the same when its Message-ID and its digest (pbem.referee.intake.dedupe) are.
         CREATE TABLE messages_new (
             id INTEGER PRIMARY KEY,
             message_id TEXT NOT NULL,                 -- Message-ID, or sha256: of the mail
@@ -206,7 +206,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         "0006-outbox-answers",
         """
         -- 'keyed' or 'stranger' for an answer to a mail (refusal, reply), NULL for other
-        -- mail: the rate limits count these (pbem.referee.ratelimit)
+        -- mail: the rate limits count these (pbem.referee.outgoing.ratelimit)
         ALTER TABLE outbox ADD COLUMN answer TEXT;
         CREATE INDEX outbox_recipient_time ON outbox(recipient, created_at);
         CREATE INDEX outbox_answer_time ON outbox(answer, created_at);
@@ -267,7 +267,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             game_id INTEGER NOT NULL REFERENCES games(id),
             side TEXT NOT NULL CHECK (side IN ('w', 'b')),
             from_seq INTEGER NOT NULL,                -- the entry the opponent replies to
-            conditions TEXT NOT NULL,                 -- JSON: pbem.referee.conditions trees
+            conditions TEXT NOT NULL,                 -- JSON: pbem.referee.turns.conditions trees
             created_at REAL NOT NULL,
             PRIMARY KEY (game_id, side)
         );

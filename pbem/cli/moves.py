@@ -1,0 +1,66 @@
+"""``pbem moves FILE``: the legal actions after a record's last legal turn.
+
+A thin command over each game's ``legal_listing``; every action is written in canonical
+notation, its special events included, so that it can be pasted into a record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING, TextIO
+
+from pbem.errors import EXIT_OK
+
+if TYPE_CHECKING:
+    pass
+
+JSON_HELP = (
+    'one object per game: {"phase": "setup|play|over", "to_move": "white|black|null", '
+    '"turn": "11w", "result": null, "placements": [...], "moves": {"c10": [...]}, '
+    '"sacrifices": [...], "rearrangements": {"h5": 123}, "pass": false}; with --all also '
+    '"rearrangement_list": {"h5": [...]}'
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``pbem moves`` to ``pbem``."""
+    m = sub.add_parser(
+        "moves",
+        help="the legal actions after the last legal turn of a record",
+        description="Replay a record and list every legal action after its last legal "
+        "turn, in canonical notation: set-up placements, the first move of a turn grouped "
+        "by piece (every created-Enforcer square and facing and every choice of enemy "
+        "Enforcer spelled out), Power sacrifices, and Rearrangements counted per Realm. "
+        "Exit 0; 1 when the record is invalid (the actions after its last legal turn are "
+        "still listed, the error goes to stderr); 2 for a bad file, game or option.",
+    )
+    m.add_argument("file", metavar="FILE")
+    m.add_argument("--json", action="store_true", help=JSON_HELP)
+    m.add_argument("--game", type=int, metavar="N", help="only the N-th game of the file")
+    m.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
+    m.add_argument("--all", action="store_true", help="list every Rearrangement, not only counts")
+    m.set_defaults(func=cmd_moves)
+
+
+def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
+    from pbem.cli.inputs import record_games, report_invalid, ruleset_option
+    from pbem.records.validate import validate_source
+    from pbem.render.legal_text import format_listing, legal_listing
+
+    ruleset = ruleset_option(args.ruleset)
+    sources = record_games(args.file, args.game)
+    status = EXIT_OK
+    for source in sources:
+        report = validate_source(source, default_ruleset=ruleset)
+        what = "listing the legal actions after the last legal turn"
+        status = max(status, report_invalid(report, what))
+        listing = legal_listing(report.final, every=args.all) if report.final else None
+        if args.json:
+            out.write(json.dumps(listing) + "\n")
+            continue
+        if len(sources) > 1 or args.game:
+            out.write(f"{report.path}#{report.index + 1}: {report.title()}\n")
+        if listing is not None:
+            out.write(format_listing(report.final, listing))
+    return status

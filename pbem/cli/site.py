@@ -1,0 +1,137 @@
+"""``pbem export`` and ``pbem site``: the referee's games for the world, no address in them.
+
+``export`` writes games as ``.realm`` records that ``pbem validate`` accepts and
+``pbem archive`` publishes; ``site`` brings the live site (``site:`` in
+config.yaml) up to date, as ``pbem mail``, ``poll`` and ``tick`` do after each run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from pbem.errors import EXIT_OK, UsageError
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from pbem.referee.config.home import Config, Home
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    home_help = "the referee's data folder (default: $PBEM_HOME, else ./pbem-home)"
+    p = sub.add_parser(
+        "export", help="write referee games as .realm records (no addresses)",
+        description="Write a game (or --all) as a .realm record with full front matter: "
+        "game, event, date started, date finished, the players' display names (never an "
+        "address), ruleset and result. To standard output, or -o FILE; with --all and -o "
+        "FOLDER, one file per game (game-N.realm).",
+    )
+    p.add_argument("game", nargs="?", metavar="GAME", help="the game's id")
+    p.add_argument("--all", action="store_true", help="every game of the referee")
+    p.add_argument("--tournament", metavar="NAME", help="every game of the event NAME, "
+                   "with event:, round: and board: in the front matter")
+    p.add_argument("-o", "--output", metavar="FILE|FOLDER")
+    p.add_argument("--home", help=home_help)
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser(
+        "site", help="bring the live site of the referee's games up to date",
+        description="Rewrite the page of every game whose record changed since the site "
+        "last showed it, and the index (the site: section of config.yaml says where). "
+        "pbem mail, poll, tick and new do this by themselves after each run.",
+    )
+    p.add_argument("--home", help=home_help)
+    p.set_defaults(func=cmd_site)
+
+
+def _open(args: argparse.Namespace) -> tuple[Home, Config, sqlite3.Connection]:
+    from pbem.referee.config.home import Home, home_path
+    from pbem.referee.store import connect
+
+    home = Home(home_path(args.home))
+    config = home.load_config()
+    return home, config, connect(home.db_path)
+
+
+def _game_id(text: str) -> int:
+    if not text.strip().isdigit():
+        raise UsageError(f"GAME must be a game's number, not {text!r}")
+    return int(text)
+
+
+def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
+    from pbem.referee.public.publish import public_game, slug
+    from pbem.referee.store.games import GameNotFound
+    from pbem.referee.store.site import game_ids
+
+    if [args.all, args.game is not None, args.tournament is not None].count(True) != 1:
+        raise UsageError("name one GAME, or --all, or --tournament NAME")
+    _, config, conn = _open(args)
+    if args.tournament is not None:
+        from pbem.referee.store import tournaments as events
+
+        event = events.find_event(conn, args.tournament)
+        if event is None:
+            raise UsageError(f"there is no event named {args.tournament!r}")
+        ids = events.game_ids(conn, event.id)
+    else:
+        ids = game_ids(conn) if args.all else [_game_id(args.game)]
+    try:
+        games = [public_game(conn, config, i) for i in ids]
+    except GameNotFound as exc:
+        raise UsageError(str(exc)) from None
+    target = Path(args.output) if args.output else None
+    try:
+        many = args.all or args.tournament is not None
+        if target is not None and many and (target.is_dir() or args.output.endswith("/")):
+            target.mkdir(parents=True, exist_ok=True)
+            for g in games:
+                (target / f"{slug(g.id)}.realm").write_text(g.record, encoding="utf-8")
+            out.write(f"wrote {len(games)} games to {target}\n")
+            return EXIT_OK
+        text = "\n".join(g.record for g in games)
+        if target is None:
+            out.write(text)
+        else:
+            target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    return EXIT_OK
+
+
+def cmd_site(args: argparse.Namespace, out: TextIO) -> int:
+    home, config, conn = _open(args)
+    from pbem.referee.public.publish import site_settings
+
+    site = site_settings(config, home.root)
+    if site is None:
+        raise UsageError("config.yaml has no site: section (site: {path: FOLDER, url: BASE})")
+    written = update_site(home, config, conn)
+    out.write(f"{site.path}: {written} game page(s) rewritten\n")
+    return EXIT_OK
+
+
+def update_site(home: Home, config: Config, conn: sqlite3.Connection) -> int:
+    """Rewrite the pages of the games that changed; how many. Never fails the caller's
+    run: a site that cannot be written is said on stderr and caught up next time."""
+    from pbem.errors import PbemError
+    from pbem.referee.public.publish import site_settings, sync_site
+    from pbem.referee.work.tournament import site_views
+    from pbem.render.live_site import publish_events, site_lock
+
+    try:
+        site = site_settings(config, home.root)
+        if site is None:
+            return 0
+        written = sync_site(conn, config, site)
+        views = site_views(conn)
+        if views:  # each event's page: crosstable, standings, schedule
+            with site_lock(site.path):
+                publish_events(site.path, views, title=site.title)
+        return written
+    except (OSError, PbemError) as exc:
+        sys.stderr.write(f"pbem: the site was not updated: {exc}\n")
+        return 0

@@ -1,0 +1,4 @@
+"""The games as the world may see them: ``publish`` (display names, dates, results, never an
+address: ``pbem export``, ``pbem site`` and the links in reports) and ``club_ratings`` (the
+club's Glicko-2 table from the store). Read-only over the store; kept apart from the mail
+so that what is public is decided in one place."""
