@@ -22,12 +22,16 @@ _BRACKET = 48
 
 
 def clauses(text: str) -> list[str]:
-    """``text`` cut after each "; " and each sentence's end ('. ', '! ', '? '), the
-    cutting marks kept with the clause they end; a scan, linear in the text."""
+    """``text`` cut after each "; " and each sentence's end ('. ', '! ', '? '), outside
+    brackets, the cutting marks kept with the clause they end; a scan, linear in the text."""
     out: list[str] = []
-    start = 0
+    start = depth = 0
     for i in range(len(text) - 1):
-        if text[i] in ";.!?" and text[i + 1] == " ":
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")" and depth:
+            depth -= 1
+        elif not depth and text[i] in ";.!?" and text[i + 1] == " ":
             if text[i] == "." and i > 0 and text[i - 1].isdigit() and i + 2 < len(text) \
                     and text[i + 2].isdigit():
                 continue  # '1. 2' is not a sentence's end

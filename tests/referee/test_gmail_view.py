@@ -70,7 +70,7 @@ def test_a_turn_report_as_gmail_shows_it_has_the_board(tmp_path: Path, home: Pat
     play_setup(table, turns)
     table.send(table.white.reply(dict(sample_turns())["11w"]))
     report = next(m for m in reversed(table.black.inbox) if m["X-Pbem-Kind"] == "report")
-    assert "11w played" in report["Subject"]
+    assert "#11w played" in report["Subject"]
     assert report.get_content_type() == "multipart/alternative"
     html, cids = as_gmail_shows_it(report)
     assert "<svg" not in html and "<style" not in html

@@ -32,6 +32,8 @@ def test_a_long_clause_folds_at_words_but_never_inside_brackets() -> None:
     lines = fill(text, 78).split("\n")
     assert any("(mobile + in supply + Bases captured)" in line for line in lines)
     assert clauses("1. 2 and 3.5; four. Five") == ["1. 2 and 3.5;", "four.", "Five"]
+    assert clauses("White 1742?, Black 1258?. (? provisional: few. Yet)") == [
+        "White 1742?, Black 1258?.", "(? provisional: few. Yet)"]
 
 
 @given(st.lists(st.sampled_from(["White", "8,", "Realms;", "(mobile", "+", "supply)", "each.",
