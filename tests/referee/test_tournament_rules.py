@@ -190,6 +190,13 @@ def test_the_organisers_webhook_is_every_games(tmp_path: Path) -> None:
     club = Club(open_club(tmp_path / "home"))
     assert club.pbem("tournament", "new", "Hook Cup", "--format", "round-robin",
                      "--webhook", "ftp://hooks.example/x")[0] == 1
+    # the same checks as a game's own webhook: https only, no address or user in the URL
+    for url in ("http://hooks.example/x", "https://user@hooks.example/x",
+                "https://hooks.example/" + "x" * 3000):
+        code, out = club.pbem("tournament", "new", "Hook Cup", "--format", "round-robin",
+                              "--webhook", url)
+        assert code == 1, (url, out)
+    assert club.pbem("tournaments")[1].count("Hook Cup") == 0
     games = _started(club, "Hook Cup", "--format", "round-robin", "--webhook",
                      "https://hooks.example/club", players=PLAYERS[:3])
     assert {game_hook(club.conn, g) for g in games.values()} == {"https://hooks.example/club"}

@@ -24,6 +24,7 @@ from pbem.referee.clock import format_settings, parse_settings
 from pbem.referee.config.options import Options
 from pbem.referee.outgoing.labels import label_problem
 from pbem.referee.outgoing.mailer import Mailer
+from pbem.referee.outgoing.webhooks import HookSettings, check_url
 from pbem.referee.public.club_ratings import club_ratings
 from pbem.referee.store import delivery
 from pbem.referee.store import tournaments as store
@@ -70,8 +71,10 @@ def game_name(event: Event, division: int, divisions: int, round: int, board: in
 def create(conn: sqlite3.Connection, now: datetime, *, name: str, ruleset: str, format: str,
            rounds: int | None = None, division_size: int | None = None,
            clock: str | None = None, rated: bool = True, public_delay: int | None = None,
-           ends_at: datetime | None = None, webhook: str | None = None) -> Event:
-    """A new event, open for entries."""
+           ends_at: datetime | None = None, webhook: str | None = None,
+           hooks: HookSettings | None = None) -> Event:
+    """A new event, open for entries. ``webhook`` is checked as ``pbem new --webhook``
+    checks one (``hooks``: the config's webhook settings; by default no loopback)."""
     name = " ".join(name.split())
     problem = label_problem(name) if name else "is empty"
     if problem is not None:
@@ -94,8 +97,10 @@ def create(conn: sqlite3.Connection, now: datetime, *, name: str, ruleset: str, 
         raise TournamentError("a round robin's rounds follow from its players: no --rounds")
     if division_size is not None and division_size < 2:
         raise TournamentError("a division needs two players at least")
-    if webhook is not None and not webhook.startswith(("https://", "http://")):
-        raise TournamentError(f"--webhook {webhook!r}: a webhook is an https: URL")
+    if webhook is not None:
+        why = check_url(webhook, hooks or HookSettings())
+        if why is not None:
+            raise TournamentError(f"--webhook {webhook[:80]!r}: {why}")
     if public_delay is not None and public_delay < 0:
         raise TournamentError("--public-delay is a number of turns, 0 or more")
     try:
