@@ -69,6 +69,10 @@ class ArchiveSummary:
     invalid: int
     unreadable: list[str]
 
+    def describe(self, index: Path) -> str:
+        """What ``pbem archive`` says it wrote (``index``: the site's index page)."""
+        return f"wrote {index}: {self.games} games, {self.valid} valid, {self.invalid} invalid"
+
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "game"
