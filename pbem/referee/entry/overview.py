@@ -16,6 +16,7 @@ from pbem.referee.outgoing.mailer import END_WORDS, clock_lines
 from pbem.referee.store import games
 from pbem.referee.store.games import Game, load_game
 from pbem.referee.work.reach import unreachable_words
+from pbem.rules.game import turn_name
 from pbem.rules.pieces import Side
 
 #: what ``pbem games`` says when there is nothing to list
@@ -39,13 +40,13 @@ def game_lines(conn: sqlite3.Connection, now: datetime) -> Iterator[str]:
             state = f"over {game.result}"
         else:
             pos = game.position
-            state = f"{pos.to_move.title} to move ({pos.turn_number()}{pos.to_move.letter})"
+            state = f"{pos.to_move.title} to move ({turn_name(pos.turn_label())})"
         if r["last"] == "end":  # ended off the board: how, not the 'end' entry's label
             loser = {"1-0": "Black", "0-1": "White"}.get(str(game.result), "a side")
             last = END_WORDS.get(str(game.end_reason), "ended off the board").format(
                 side=loser)
         else:
-            last = "no turn yet" if r["last"] == "start" else f"last {r['last']}"
+            last = "no turn yet" if r["last"] == "start" else f"last {turn_name(r['last'])}"
         yield (f"{game.id:>4}  {game.name}: {white.name} (White) v {black.name} "
                f"(Black); {state}; {last}; ruleset {game.ruleset}")
         if game.status == "playing":
