@@ -22,6 +22,7 @@ from pbem.referee.public.publish import page_links
 from pbem.referee.store import delivery
 from pbem.referee.store.games import Game, Player
 from pbem.referee.store.offers import Offer, OfferKind
+from pbem.rules.game import turn_name
 from pbem.rules.pieces import Side
 
 
@@ -94,8 +95,7 @@ def after_commit(conn: sqlite3.Connection, config: Config, game: Game, *, played
         pos = game.position
         mover = game.players[pos.to_move]
         queue_event(conn, config, game, "turn", [pos.to_move],
-                    f"{game.name}: {_called(mover)} to move "
-                    f"({pos.turn_number()}{pos.to_move.letter}).")
+                    f"{game.name}: {_called(mover)} to move ({turn_name(pos.turn_label())}).")
     if new_offer is not None and not ended:
         offerer = new_offer.side
         words = {OfferKind.END: "to end the game by agreement", OfferKind.DRAW: "a draw",
