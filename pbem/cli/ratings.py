@@ -46,7 +46,7 @@ def cmd_ratings(args: argparse.Namespace, out: TextIO) -> int:
 
         home = Home(home_path(args.home))
         config = home.load_config()
-        conn = connect(home.db_path)
+        conn = connect(home.store_target(config))
         try:
             club = club_ratings(conn, load_options(config).ratings, public=False)
         finally:

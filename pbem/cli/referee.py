@@ -16,10 +16,9 @@ from pbem.cli.printable import printable
 from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, PbemError, UsageError
 
 if TYPE_CHECKING:
-    import sqlite3
-
     from pbem.referee.config.home import Config, Home
     from pbem.referee.entry.service import Handled
+    from pbem.referee.store.engine import Connection
 
 #: sysexits' EX_TEMPFAIL: an MTA keeps the message and tries the pipe again later
 EX_TEMPFAIL = 75
@@ -40,10 +39,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         "init", help="create the referee's data folder",
         description="Create $PBEM_HOME with a working config.yaml, the SQLite store, the "
         "outbox and inbox Maildirs. Asks nothing unless on a terminal; running it again "
-        "only brings the store's schema up to date.",
+        "only brings the store's schema up to date. With --store postgresql://user@host/db "
+        "the store is that (empty) PostgreSQL database instead, for several referee hosts "
+        "on one store (docs/referee.md); its password comes from PGPASSWORD or "
+        "PBEM_STORE_PASSWORD, never from config.yaml.",
     )
     p.add_argument("--home", help=home_help)
     p.add_argument("--address", help="the referee's email address (default referee@localhost)")
+    p.add_argument("--store", metavar="URL",
+                   help="keep the store in this PostgreSQL database (postgresql://user@host/db; "
+                   "needs pip install 'pbem[postgresql]'); written into config.yaml")
     p.set_defaults(func=cmd_init)
 
     p = sub.add_parser(
@@ -144,16 +149,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 # -- helpers ---------------------------------------------------------------------------
-def _open(args: argparse.Namespace) -> tuple[Home, Config, sqlite3.Connection]:
+def _open(args: argparse.Namespace) -> tuple[Home, Config, Connection]:
     from pbem.referee.config.home import Home, home_path
     from pbem.referee.store import connect
 
     home = Home(home_path(args.home))
     config = home.load_config()
-    return home, config, connect(home.db_path)
+    return home, config, connect(home.store_target(config))
 
 
-def _deliver(home: Home, config: Config, conn: sqlite3.Connection) -> bool:
+def _deliver(home: Home, config: Config, conn: Connection) -> bool:
     """Deliver what is queued; say on stderr what failed. True if everything went."""
     from pbem.referee.outgoing.delivery import deliver
 
@@ -163,7 +168,7 @@ def _deliver(home: Home, config: Config, conn: sqlite3.Connection) -> bool:
     return result.failed == 0
 
 
-def _call_hooks(conn: sqlite3.Connection, config: Config, everything: bool = False) -> None:
+def _call_hooks(conn: Connection, config: Config, everything: bool = False) -> None:
     from pbem.referee.outgoing.hook_outbox import deliver_hooks
 
     hooks = deliver_hooks(conn, config, everything=everything)
@@ -172,7 +177,7 @@ def _call_hooks(conn: sqlite3.Connection, config: Config, everything: bool = Fal
 
 
 def _finish(args: argparse.Namespace, home: Home, config: Config,
-            conn: sqlite3.Connection) -> None:
+            conn: Connection) -> None:
     """After a run: the live site's changed pages, then the mail (unless --no-send)."""
     from pbem.cli.site import update_site
 
@@ -195,6 +200,7 @@ def cmd_init(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.errors import PbemError
     from pbem.referee.config.home import DEFAULT_CONFIG, Home, home_path, parse_config
     from pbem.referee.store import connect
+    from pbem.referee.store.engine import redact
 
     home = Home(home_path(args.home))
     if home.root.exists() and not home.root.is_dir():
@@ -217,13 +223,45 @@ def cmd_init(args: argparse.Namespace, out: TextIO) -> int:
         except OSError as exc:
             raise UsageError(f"cannot create {home.root}: {exc.strerror or exc}") from None
         out.write(f"{home.root}: created {home.config_path.name}; ")
+    if args.store:
+        _set_store(home, args.store)
     config = home.load_config()
-    conn = connect(home.db_path, create=True)
+    target = home.store_target(config)
+    conn = connect(target, create=True)
     conn.close()
     mailbox.Maildir(str(home.outbox_path), create=True)
     mailbox.Maildir(str(home.inbox_path(config)), create=True)
-    out.write(f"store {home.db_path.name} up to date; outbox {home.outbox_path}\n")
+    shown = home.db_path.name if target == home.db_path else redact(str(target))
+    out.write(f"store {shown} up to date; outbox {home.outbox_path}\n")
     return EXIT_OK
+
+
+def _set_store(home: Home, url: str) -> None:
+    """Write ``store: URL`` into config.yaml (replacing one there), after checking it: a
+    PostgreSQL URL without a password, and the driver installed."""
+    import re
+
+    from pbem.referee.config.checks import ConfigError
+    from pbem.referee.config.home import parse_config
+
+    url = url.strip()
+    text = home.config_path.read_text(encoding="utf-8")
+    lines = [ln for ln in text.splitlines() if not re.match(r"store\s*:", ln)]
+    new = "\n".join(lines).rstrip("\n") + (
+        "\n# the store: this PostgreSQL database (its password from the environment)\n"
+        f"store: {url}\n")
+    try:
+        parse_config(new, str(home.config_path))
+    except ConfigError as exc:
+        raise UsageError(f"--store: {exc.message}") from None
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise UsageError("--store postgresql://...: the PostgreSQL driver is not installed; "
+                         "pip install 'pbem[postgresql]'") from None
+    if not any(re.match(r"store\s*:\s*" + re.escape(url) + r"\s*$", ln)
+               for ln in text.splitlines()):
+        home.config_path.write_text(new, encoding="utf-8")
 
 
 def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
@@ -407,7 +445,7 @@ def cmd_mail(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _handle_stdin(args: argparse.Namespace) -> tuple[Handled, Home, Config, sqlite3.Connection]:
+def _handle_stdin(args: argparse.Namespace) -> tuple[Handled, Home, Config, Connection]:
     """Read the mail on standard input and handle it (committed when this returns)."""
     from pbem.referee.entry.service import Referee
     from pbem.referee.intake.inbox import looks_like_mail
@@ -438,7 +476,8 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
     imap = config.extra.get("imap")
     source: MessageSource
     if args.maildir is None and imap is not None:
-        source = ImapMessageSource(imap, home.db_path)  # a PbemError says what is wrong
+        # a PbemError says what is wrong
+        source = ImapMessageSource(imap, home.store_target(config))
     else:
         path = Path(args.maildir) if args.maildir else home.inbox_path(config)
         try:

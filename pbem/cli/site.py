@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, TextIO
 from pbem.errors import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
-    import sqlite3
-
     from pbem.referee.config.home import Config, Home
+    from pbem.referee.store.engine import Connection
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,13 +46,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_site)
 
 
-def _open(args: argparse.Namespace) -> tuple[Home, Config, sqlite3.Connection]:
+def _open(args: argparse.Namespace) -> tuple[Home, Config, Connection]:
     from pbem.referee.config.home import Home, home_path
     from pbem.referee.store import connect
 
     home = Home(home_path(args.home))
     config = home.load_config()
-    return home, config, connect(home.db_path)
+    return home, config, connect(home.store_target(config))
 
 
 def _game_id(text: str) -> int:
@@ -114,7 +113,7 @@ def cmd_site(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def update_site(home: Home, config: Config, conn: sqlite3.Connection) -> int:
+def update_site(home: Home, config: Config, conn: Connection) -> int:
     """Rewrite the pages of the games that changed; how many. Never fails the caller's
     run: a site that cannot be written is said on stderr and caught up next time."""
     from pbem.errors import PbemError

@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, TextIO
 from pbem.errors import EXIT_INVALID, EXIT_OK, PbemError, UsageError
 
 if TYPE_CHECKING:
-    import sqlite3
-
     from pbem.referee.config.home import Config, Home
+    from pbem.referee.store.engine import Connection
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -104,17 +103,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_list)
 
 
-def _open(args: argparse.Namespace) -> tuple[Home, Config, sqlite3.Connection]:
+def _open(args: argparse.Namespace) -> tuple[Home, Config, Connection]:
     from pbem.referee.config.home import Home, home_path
     from pbem.referee.store import connect
 
     home = Home(home_path(args.home))
     config = home.load_config()
-    return home, config, connect(home.db_path)
+    return home, config, connect(home.store_target(config))
 
 
 def _finish(args: argparse.Namespace, home: Home, config: Config,
-            conn: sqlite3.Connection) -> None:
+            conn: Connection) -> None:
     """The live site's changed pages, then the mail (unless --no-send)."""
     from pbem.cli.printable import printable
     from pbem.cli.site import update_site

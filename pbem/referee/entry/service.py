@@ -11,7 +11,6 @@ once; a mail that cannot be read or handled is logged and left to the caller.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -30,6 +29,7 @@ from pbem.referee.intake.refusal import Refusal
 from pbem.referee.outgoing.limits import once_each
 from pbem.referee.outgoing.mailer import Mailer
 from pbem.referee.store import accounts, games, mail, transaction
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.faults import fail_mail, fault_point
 from pbem.referee.store.games import Game
 from pbem.referee.work.commit import commit, refused
@@ -49,7 +49,7 @@ class Handled:
 
 
 class Referee:
-    def __init__(self, conn: sqlite3.Connection, config: Config, now: Now | None = None):
+    def __init__(self, conn: Connection, config: Config, now: Now | None = None):
         self.conn = conn
         self.config = config
         self.options = load_options(config)
