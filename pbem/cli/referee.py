@@ -200,11 +200,14 @@ def cmd_init(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.errors import PbemError
     from pbem.referee.config.home import DEFAULT_CONFIG, Home, home_path, parse_config
     from pbem.referee.store import connect
-    from pbem.referee.store.engine import redact
+    from pbem.referee.store.engine import has_password, redact
 
     home = Home(home_path(args.home))
     if home.root.exists() and not home.root.is_dir():
         raise UsageError(f"{home.root} exists and is not a folder")
+    if args.store and has_password(args.store):  # before anything is made
+        raise UsageError("--store must not hold the password: set PGPASSWORD or "
+                         "PBEM_STORE_PASSWORD, or use ~/.pgpass")
     address = args.address
     if home.exists():
         out.write(f"{home.root}: already set up; ")

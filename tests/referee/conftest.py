@@ -49,6 +49,15 @@ def init_home(path: Path, address: str = "referee@pbem.test", smtp: dict | None 
     return path
 
 
+def open_store(home: Path):
+    """The home's store, whichever engine it is on (config.yaml's ``store:``)."""
+    from pbem.referee.config.home import Home
+    from pbem.referee.store import connect
+
+    h = Home(home)
+    return connect(h.store_target(h.load_config()))
+
+
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
     return init_home(tmp_path / "home")

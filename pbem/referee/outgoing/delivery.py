@@ -33,7 +33,7 @@ from pbem.referee.outgoing.compose import Outgoing
 from pbem.referee.outgoing.limits import Limits, load_limits
 from pbem.referee.outgoing.posting import envelope_of, post
 from pbem.referee.outgoing.retry import ConnectFailed, Verdict, judge, retry_delay
-from pbem.referee.store import games, transaction
+from pbem.referee.store import games, read_transaction, transaction
 from pbem.referee.store import outbox as store_outbox
 from pbem.referee.store.engine import Connection, Row
 from pbem.referee.store.faults import fault_point
@@ -78,7 +78,7 @@ def claim(conn: Connection, limit: int | None = None,
     """Take the rows this process will deliver: queued ones whose retry time has come (all
     queued ones with ``everything``), and dead claims."""
     me, now = _me(), time.time()
-    with transaction(conn):
+    with read_transaction(conn):  # the rows' own locks on PostgreSQL, not the write lock
         ids = [
             r["id"] for r in store_outbox.waiting(conn)
             if (r["status"] == "queued" and (everything or (r["next_attempt_at"] or 0) <= now))
@@ -95,7 +95,7 @@ def claim(conn: Connection, limit: int | None = None,
 def _mark_sent(conn: Connection, sent: list[int]) -> None:
     if not sent:
         return
-    with transaction(conn):
+    with read_transaction(conn):  # rows this process claimed: no one else writes them
         store_outbox.mark_sent(conn, sent, time.time())
 
 

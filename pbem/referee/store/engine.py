@@ -44,6 +44,10 @@ class Row(Protocol):
     def __len__(self) -> int: ...
 
 
+#: how long a statement waits for a lock (the write lock, a row) before it fails: SQLite's
+#: busy timeout (schema.BUSY_TIMEOUT_MS)
+LOCK_TIMEOUT_MS = 60_000
+
 #: the one lock every write transaction takes on PostgreSQL (``pg_advisory_xact_lock``):
 #: SQLite's ``BEGIN IMMEDIATE`` for every host at once, held by the database itself, so
 #: that the referee's units of work see each other exactly as they do on SQLite
@@ -117,6 +121,9 @@ def _as_store_error(exc: Exception, what: str) -> StoreError:
     import psycopg
     from psycopg import errors
 
+    if isinstance(exc, errors.LockNotAvailable):
+        return StoreError(f"{what}: cannot lock the store: another host held it for "
+                          f"{LOCK_TIMEOUT_MS // 1000} seconds")
     if isinstance(exc, (errors.SerializationFailure, errors.DeadlockDetected)):
         return StoreError(f"{what}: another host's work collided with this one "
                           f"({type(exc).__name__}); try again", code="store.retry")
@@ -145,7 +152,8 @@ class PostgresConnection:
         try:
             self._raw = psycopg.connect(self.url, autocommit=True, row_factory=_row_factory,
                                         connect_timeout=10, password=password,
-                                        application_name="pbem")
+                                        application_name="pbem",
+                                        options=f"-c lock_timeout={LOCK_TIMEOUT_MS}")
         except psycopg.Error as exc:
             raise _as_store_error(exc, f"cannot open the store {redact(self.url)}") from None
 

@@ -4,15 +4,19 @@ process, and what became of each (sent, back in the queue, given up). Queuing a 
 
 from __future__ import annotations
 
-from pbem.referee.store.engine import Connection, Row
+from pbem.referee.store.engine import Connection, Row, is_postgresql
 
 
 def waiting(conn: Connection) -> list[Row]:
-    """Rows queued or being sent, with their claims and retry times, oldest first."""
-    return conn.execute(
-        "SELECT id, claimed_by, claimed_at, status, next_attempt_at FROM outbox "
-        "WHERE status IN ('queued', 'sending') ORDER BY id"
-    ).fetchall()
+    """Rows queued or being sent, with their claims and retry times, oldest first. On
+    PostgreSQL each row is locked until the caller's transaction ends, and rows another
+    host is claiming right now are skipped (``FOR UPDATE SKIP LOCKED``): two hosts that
+    flush at once take different mails, neither waits for the other."""
+    sql = ("SELECT id, claimed_by, claimed_at, status, next_attempt_at FROM outbox "
+           "WHERE status IN ('queued', 'sending') ORDER BY id")
+    if is_postgresql(conn):
+        sql += " FOR UPDATE SKIP LOCKED"
+    return conn.execute(sql).fetchall()
 
 
 def claim(conn: Connection, ids: list[int], me: str, now: float) -> None:
