@@ -107,7 +107,7 @@ def start() -> Server | None:
                        check=True, capture_output=True, env=env, timeout=120, cwd=folder)
         options = (f"-c listen_addresses=127.0.0.1 -c port={port} "
                    f"-c unix_socket_directories={folder} -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=300")
         subprocess.run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(folder / "data"), "-w",
                         "-s", "-l", str(folder / "log"), "-o", options, "start"],
                        check=True, capture_output=True, env=env, timeout=120, cwd=folder)

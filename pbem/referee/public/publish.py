@@ -204,8 +204,10 @@ def _event_headers(facts: event_store.GameFacts) -> dict[str, Any]:
 
 def sync_site(conn: Connection, config: Config, site: SiteSettings) -> int:
     """Rewrite the page of each game whose sources changed, and the index; how many.
-    Only those games are replayed: the others' rows come from the site's own state."""
-    with site_lock(site.path):
+    Only those games are replayed: the others' rows come from the site's own state.
+    Several hosts on one PostgreSQL store take turns through the store's site lock, and
+    each reads the games inside it: the last page written is made from the newest state."""
+    with store_site.site_writer(conn), site_lock(site.path):
         return _sync(conn, config, site)
 
 

@@ -147,13 +147,16 @@ class PostgresConnection:
 
     def _open(self) -> None:
         import psycopg
+        from psycopg.conninfo import conninfo_to_dict
 
         password = os.environ.get("PBEM_STORE_PASSWORD") or None
         try:
+            # the URL's own options (a search_path, say) kept, the lock timeout added
+            given = str(conninfo_to_dict(self.url).get("options") or "")
             self._raw = psycopg.connect(self.url, autocommit=True, row_factory=_row_factory,
                                         connect_timeout=10, password=password,
                                         application_name="pbem",
-                                        options=f"-c lock_timeout={LOCK_TIMEOUT_MS}")
+                                        options=f"{given} -c lock_timeout={LOCK_TIMEOUT_MS}")
         except psycopg.Error as exc:
             raise _as_store_error(exc, f"cannot open the store {redact(self.url)}") from None
 

@@ -4,7 +4,31 @@ turns them into public records and fingerprints; no address leaves that module).
 
 from __future__ import annotations
 
-from pbem.referee.store.engine import Connection, Row
+import contextlib
+from collections.abc import Iterator
+
+from pbem.referee.store.engine import Connection, PostgresConnection, Row
+
+#: the database lock whoever writes the live site holds (PostgreSQL, several hosts): a
+#: different key from the write lock, held by the session around a whole site update
+SITE_LOCK = 0x70626E
+
+
+@contextlib.contextmanager
+def site_writer(conn: Connection) -> Iterator[None]:
+    """One writer of the live site at a time across every host on the store, so that the
+    pages are written from the store as it is after the last writer, never an older state
+    over a newer one (taken before the site folder's own file lock, by everyone: no
+    deadlock). On SQLite every writer is on this machine: the file lock suffices."""
+    if not isinstance(conn, PostgresConnection):
+        yield
+        return
+    conn.execute("SELECT pg_advisory_lock(?)", (SITE_LOCK,))
+    try:
+        yield
+    finally:
+        with contextlib.suppress(Exception):  # a dropped connection has let it go
+            conn.execute("SELECT pg_advisory_unlock(?)", (SITE_LOCK,))
 
 
 def public_row(conn: Connection, game_id: int) -> Row | None:
