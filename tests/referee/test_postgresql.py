@@ -218,8 +218,9 @@ def _second_host(first: Path, second: Path) -> Path:
     return second
 
 
-def _start(home: Path, *args: str, stdin: bytes = b"") -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PBEM_HOME": str(home)}
+def _start(home: Path, *args: str, stdin: bytes = b"",
+           now: str | None = None) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PBEM_HOME": str(home), **({"PBEM_NOW": now} if now else {})}
     proc = subprocess.Popen([sys.executable, "-m", "pbem", *args], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=REPO)
     assert proc.stdin is not None
@@ -234,16 +235,17 @@ def test_two_hosts_on_one_database_apply_every_turn_once_and_send_every_mail_onc
     """Each game's turns reach both hosts (two MX hosts, or a mail delivered twice), both
     run ``pbem mail --mta`` at once, while both also ``tick`` and ``flush``: every turn is
     applied once, the other host says duplicate, and every reply is in exactly one of the
-    two outboxes, once."""
+    two outboxes, once. Then both hosts ``tick`` at once past every deadline: each game is
+    forfeited once."""
     url = server.new_database()
     a = _init(tmp_path / "a", url)
     b = _second_host(a, tmp_path / "b")
-    games, rounds = 4, 5
+    games, rounds = 3, 4
     players = {}
     for g in range(1, games + 1):
         w, k = MailPlayer(f"w{g}@players.test"), MailPlayer(f"b{g}@players.test")
         proc = run_pbem(a, "new", "--ruleset", "classic", "--white", w.address,
-                        "--black", k.address)
+                        "--black", k.address, "--clock", "days 3, forfeit")
         assert proc.returncode == 0, proc.stderr.decode()
         players[g] = {"w": w, "b": k}
     turns = _turns()[:rounds]
@@ -274,13 +276,23 @@ def test_two_hosts_on_one_database_apply_every_turn_once_and_send_every_mail_onc
         for host in (a, b):  # what a report or a flush left queued goes now
             assert run_pbem(host, "flush").returncode == 0
         fetch()
+    # past every deadline, both hosts at once: each game forfeited once, by one of them
+    ticks = [_start(host, "tick", now="2099-01-01T00:00:00Z") for host in (a, b)]
+    said = [t.communicate(timeout=300) for t in ticks]
+    assert [t.returncode for t in ticks] == [0, 0], said
+    assert sum(int(out.split(b" forfeit(s)")[0].split()[-1]) for out, _ in said
+               if b" forfeit(s)" in out) == games, said
+    for host in (a, b):
+        assert run_pbem(host, "flush").returncode == 0
     mails = fetch()
+    assert Counter(m["X-Pbem-Kind"] for m in mails)["result"] == 2 * games
     conn = open_store(a)
     # every turn applied once, in order, in every game
     for g in range(1, games + 1):
         labels = [r[0] for r in conn.execute(
             "SELECT label FROM turns WHERE game_id = ? AND seq > 0 ORDER BY seq", (g,))]
-        assert len(labels) == rounds, (g, labels)
+        assert labels == [f"{n // 2 + 1}{'wb'[n % 2]}" for n in range(rounds)] + ["end"], (
+            g, labels)
     accepted = Counter(r[0] for r in conn.execute(
         "SELECT message_id FROM messages WHERE outcome = 'accepted'"))
     assert sorted(accepted) == sorted(sent_mails) and set(accepted.values()) == {1}
@@ -289,9 +301,10 @@ def test_two_hosts_on_one_database_apply_every_turn_once_and_send_every_mail_onc
     assert rows and {r[1] for r in rows} == {"sent"}
     found = Counter(m["Message-ID"] for m in mails)
     assert found == Counter({r[0]: 1 for r in rows})
-    # each player got the invitation and one mail per turn of the game (reports both ways)
+    # each player got the invitation, one mail per turn of the game (reports both ways)
+    # and the result
     to = Counter(m["To"] for m in mails)
-    assert to == Counter({p.address: 1 + rounds for pair in players.values()
+    assert to == Counter({p.address: 2 + rounds for pair in players.values()
                           for p in pair.values()})
     # both hosts see the same games
     assert run_pbem(a, "games").stdout == run_pbem(b, "games").stdout
