@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from pbem.cli import options
 from pbem.errors import EXIT_OK, UsageError
 
 _PREFIX = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -29,11 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--games", type=int, required=True, metavar="N", help="how many games")
     p.add_argument("--seed", type=int, required=True, metavar="S", help="the random seed")
-    p.add_argument(
-        "--ruleset", default="featured", metavar="R",
-        help="a preset name, a ruleset YAML file, or 'random' (a different random valid "
-        "ruleset for every game); default: featured",
-    )
+    options.generated_ruleset(p)
     p.add_argument("--out", required=True, metavar="DIR", help="the folder to write into")
     p.add_argument("--prefix", metavar="TEXT",
                    help="file name prefix (default: the ruleset's name, or 'random')")

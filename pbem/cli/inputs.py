@@ -1,7 +1,7 @@
 """Reading what commands are given: a ruleset option, a record's games.
 
-Shared by the commands in ``pbem.cli`` and ``pbem.commands``, so that every command
-says the same thing about a missing file or an unknown ruleset.
+Shared by the commands of ``pbem.cli``, so that every command says the same thing about
+a missing file, an unknown ruleset or a record that breaks.
 """
 
 from __future__ import annotations
@@ -51,9 +51,10 @@ def record_games(file: str, game: int | None) -> list[GameSource]:
 
 def report_invalid(report: GameReport, what_is_shown: str) -> int:
     """Say on stderr why a record breaks, and what is shown instead; the exit status."""
-    e = report.error
-    if e is None:
+    from pbem.render.verdict import broken_line
+
+    line = broken_line(report, what_is_shown)
+    if line is None:
         return EXIT_OK
-    loc = f"{report.path}:{e.span.line}:{e.span.column}" if e.span else report.path
-    sys.stderr.write(f"{loc}: {e.turn + ': ' if e.turn else ''}{e.message} ({what_is_shown})\n")
+    sys.stderr.write(line + "\n")
     return EXIT_INVALID

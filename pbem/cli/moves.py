@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
+from pbem.cli import options
 from pbem.errors import EXIT_OK
-
-if TYPE_CHECKING:
-    pass
 
 JSON_HELP = (
     'one object per game: {"phase": "setup|play|over", "to_move": "white|black|null", '
@@ -35,10 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Exit 0; 1 when the record is invalid (the actions after its last legal turn are "
         "still listed, the error goes to stderr); 2 for a bad file, game or option.",
     )
-    m.add_argument("file", metavar="FILE")
-    m.add_argument("--json", action="store_true", help=JSON_HELP)
-    m.add_argument("--game", type=int, metavar="N", help="only the N-th game of the file")
-    m.add_argument("--ruleset", metavar="NAME", help="ruleset for records that name none")
+    options.record_file(m)
+    options.json(m, JSON_HELP)
+    options.game_in_file(m)
+    options.record_ruleset(m)
     m.add_argument("--all", action="store_true", help="list every Rearrangement, not only counts")
     m.set_defaults(func=cmd_moves)
 

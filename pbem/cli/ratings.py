@@ -1,8 +1,9 @@
 """``pbem ratings [PATH...] [--game NAME]``: the Glicko-2 table of the club.
 
 Without PATHs, of the referee's games (its store and its ``ratings:`` settings); with
-PATHs, of record files, as ``pbem archive`` rates them. It lives in the referee's layer
-because only this layer may read both the records and the referee's store.
+PATHs, of record files, as ``pbem archive`` rates them: the store's games through
+``pbem.referee.public.club_ratings``, the files' through ``pbem.records.rated``; the table
+is ``pbem.render.ratings``'s.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from pbem.cli import options
 from pbem.errors import EXIT_OK, EXIT_USAGE, PbemError, UsageError
 
 if TYPE_CHECKING:
@@ -27,11 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "above 110). Ratings are recomputed from the games every time, in the order the "
         "games ended.",
     )
-    p.add_argument("paths", nargs="*", metavar="PATH", help="record files or folders")
-    p.add_argument("--game", metavar="NAME",
-                   help="one game of the family only (featured, classic, medieval, ...)")
-    p.add_argument("--home", help="the referee's data folder (default: $PBEM_HOME, else "
-                   "./pbem-home); read when no PATH is given")
+    options.paths(p, required=False)
+    options.family_game(p)
+    options.home(p, note="read when no PATH is given")
     p.set_defaults(func=cmd_ratings)
 
 
@@ -39,14 +39,11 @@ def cmd_ratings(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.render.ratings import sections, text_table
 
     if not args.paths:
-        from pbem.referee.config.home import Home, home_path
+        from pbem.cli.home import open_home
         from pbem.referee.config.options import load_options
         from pbem.referee.public.club_ratings import club_ratings
-        from pbem.referee.store import connect
 
-        home = Home(home_path(args.home))
-        config = home.load_config()
-        conn = connect(home.store_target(config))
+        _, config, conn = open_home(args)
         try:
             club = club_ratings(conn, load_options(config).ratings, public=False)
         finally:

@@ -9,6 +9,7 @@ import argparse
 import json
 from typing import TextIO
 
+from pbem.cli import options
 from pbem.errors import EXIT_OK, PbemError, UsageError
 
 
@@ -21,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "ruleset.",
     )
     p.add_argument("ruleset", nargs="?", metavar="NAME|FILE", help="a preset or a YAML file")
-    p.add_argument("--json", action="store_true", help="as JSON")
+    options.json(p, "as JSON")
     p.set_defaults(func=cmd_rulesets)
 
 

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from pbem.cli import options
+from pbem.cli.home import game_id, open_home
 from pbem.errors import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
@@ -20,7 +22,6 @@ if TYPE_CHECKING:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    home_help = "the referee's data folder (default: $PBEM_HOME, else ./pbem-home)"
     p = sub.add_parser(
         "export", help="write referee games as .realm records (no addresses)",
         description="Write a game (or --all) as a .realm record with full front matter: "
@@ -28,12 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "address), ruleset and result. To standard output, or -o FILE; with --all and -o "
         "FOLDER, one file per game (game-N.realm).",
     )
-    p.add_argument("game", nargs="?", metavar="GAME", help="the game's id")
+    options.game(p, optional=True)
     p.add_argument("--all", action="store_true", help="every game of the referee")
     p.add_argument("--tournament", metavar="NAME", help="every game of the event NAME, "
                    "with event:, round: and board: in the front matter")
-    p.add_argument("-o", "--output", metavar="FILE|FOLDER")
-    p.add_argument("--home", help=home_help)
+    options.output(p, metavar="FILE|FOLDER")
+    options.home(p)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser(
@@ -42,23 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "last showed it, and the index (the site: section of config.yaml says where). "
         "pbem mail, poll, tick and new do this by themselves after each run.",
     )
-    p.add_argument("--home", help=home_help)
+    options.home(p)
     p.set_defaults(func=cmd_site)
-
-
-def _open(args: argparse.Namespace) -> tuple[Home, Config, Connection]:
-    from pbem.referee.config.home import Home, home_path
-    from pbem.referee.store import connect
-
-    home = Home(home_path(args.home))
-    config = home.load_config()
-    return home, config, connect(home.store_target(config))
-
-
-def _game_id(text: str) -> int:
-    if not text.strip().isdigit():
-        raise UsageError(f"GAME must be a game's number, not {text!r}")
-    return int(text)
 
 
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
@@ -68,7 +54,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
     if [args.all, args.game is not None, args.tournament is not None].count(True) != 1:
         raise UsageError("name one GAME, or --all, or --tournament NAME")
-    _, config, conn = _open(args)
+    _, config, conn = open_home(args)
     if args.tournament is not None:
         from pbem.referee.store import tournaments as events
 
@@ -77,7 +63,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
             raise UsageError(f"there is no event named {args.tournament!r}")
         ids = events.game_ids(conn, event.id)
     else:
-        ids = game_ids(conn) if args.all else [_game_id(args.game)]
+        ids = game_ids(conn) if args.all else [game_id(args.game)]
     try:
         games = [public_game(conn, config, i) for i in ids]
     except GameNotFound as exc:
@@ -102,7 +88,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_site(args: argparse.Namespace, out: TextIO) -> int:
-    home, config, conn = _open(args)
+    home, config, conn = open_home(args)
     from pbem.referee.public.publish import site_settings
 
     site = site_settings(config, home.root)

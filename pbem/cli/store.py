@@ -8,11 +8,11 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
+from pbem.cli import options
 from pbem.errors import EXIT_INVALID, EXIT_OK, UsageError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    home_help = "the referee's data folder (default: $PBEM_HOME, else ./pbem-home)"
     p = sub.add_parser(
         "store", help="check the referee's store, or copy it to PostgreSQL",
         description="check: run the integrity checks of the store's engine (SQLite's "
@@ -24,13 +24,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     action = p.add_subparsers(dest="store_action", metavar="{check,copy}", required=True)
     c = action.add_parser("check", help="integrity checks of the store, on either engine")
-    c.add_argument("--home", help=home_help)
+    options.home(c)
     c.set_defaults(func=cmd_check)
     c = action.add_parser("copy", help="copy the store into an empty PostgreSQL database")
     c.add_argument("--to", required=True, metavar="URL",
                    help="postgresql://user@host[:port]/database (password from PGPASSWORD "
                    "or PBEM_STORE_PASSWORD)")
-    c.add_argument("--home", help=home_help)
+    options.home(c)
     c.set_defaults(func=cmd_copy)
 
 

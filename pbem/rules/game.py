@@ -577,7 +577,7 @@ class Game(ABC, Generic[RulesetT, PositionT, StateT]):
             return self.describe_end(position)
         side = position.to_move
         verb = "place" if position.phase is Phase.SETUP else "move"
-        return f"{side.title} to {verb} (turn {position.turn_label()})"
+        return f"{side.title} to {verb} ({turn_name(position.turn_label())})"
 
     def score_line(self, position: PositionT, over: bool) -> str:
         return self.score(position)
@@ -697,6 +697,17 @@ def merged_options(
             [str(merged["name"]), *(f"{k}={v}" for k, v in sorted(options.items()))]
         )
     return merged
+
+
+def turn_name(label: str) -> str:
+    """``#11w``: a turn as every report names it, the form a player writes to the referee
+    to mark an order for that turn (issue 23.8: one convention, printed and accepted)."""
+    return f"#{label}"
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """'1 Realm', '2 Realms', '0 Realms': a count agrees with its noun (issue 23.10)."""
+    return f"{n} {one if n == 1 else many}"
 
 
 def join_words(parts: Sequence[str]) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pbem.cli import referee as cli
+from pbem.cli import mail as cli
 from pbem.referee.config.home import Home
 from pbem.referee.entry.service import Referee
 from pbem.referee.store import connect

@@ -80,3 +80,17 @@ def test_the_invitation_says_what_the_game_is_and_how_a_turn_is_written(
     text = " ".join(text_of(table.white.inbox[0]).split())
     for line in game_of(load_ruleset(preset)).about:
         assert line in text
+
+
+def test_help_names_every_command_a_player_may_mail(home: Path) -> None:
+    """A command the referee understands but ``help`` never names is one nobody finds."""
+    from pbem.referee import commands
+    from pbem.referee.commands.registry import COMMANDS
+    from pbem.referee.outgoing.letters import help_text
+
+    assert commands
+    text = " ".join(help_text("KEY").split())
+    words = {name.replace("-", " ") for name in COMMANDS} - {"turn", "if"}
+    missing = sorted(w for w in words if not re.search(rf"(?<![\w-]){w}(?![\w-])", text))
+    assert not missing, missing
+    assert "if THEIR-TURN then YOUR-TURN" in text

@@ -9,6 +9,7 @@ from pbem.referee.intake.refusal import Refusal
 from pbem.referee.store import games
 from pbem.referee.work.rollback import rollback_to
 from pbem.referee.work.unit import Unit
+from pbem.rules.game import turn_name
 
 
 @command("takeback")
@@ -27,9 +28,9 @@ def cmd_takeback(unit: Unit, order: Order) -> None:
                       order)
     unit.offer, unit.offer_before, unit.changed = f"takeback:{me.letter}", False, True
     unit.notices.append(
-        f"{me.title} asks to take back the last turn played ({last[1]}). {me.other.title} "
-        "may reply 'accept takeback' or 'decline takeback'; the request lapses with the "
-        "next turn played."
+        f"{me.title} asks to take back the last turn played ({turn_name(last[1])}). "
+        f"{me.other.title} may reply 'accept takeback' or 'decline takeback'; the request "
+        "lapses with the next turn played."
     )
 
 
@@ -52,8 +53,8 @@ def cmd_answer(unit: Unit, order: Order) -> None:
     unit.attach(game)
     pos = game.position
     unit.notices.append(
-        f"{me.title} accepts: turn {last[1]} is taken back. {pos.to_move.title} to move again "
-        f"(turn {pos.turn_number()}{pos.to_move.letter})."
+        f"{me.title} accepts: turn {turn_name(last[1])} is taken back. {pos.to_move.title} to "
+        f"move again ({turn_name(pos.turn_label())})."
     )
     unit.notice_board = game.position
     games.log(unit.conn, game.id, "takeback", f"{last[1]} taken back")

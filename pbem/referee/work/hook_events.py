@@ -20,6 +20,7 @@ from pbem.referee.public.publish import page_links
 from pbem.referee.store import delivery
 from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Game, Player
+from pbem.rules.game import turn_name
 from pbem.rules.pieces import Side
 
 
@@ -92,8 +93,7 @@ def after_commit(conn: Connection, config: Config, game: Game, *, played: bool,
         pos = game.position
         mover = game.players[pos.to_move]
         queue_event(conn, config, game, "turn", [pos.to_move],
-                    f"{game.name}: {_called(mover)} to move "
-                    f"({pos.turn_number()}{pos.to_move.letter}).")
+                    f"{game.name}: {_called(mover)} to move ({turn_name(pos.turn_label())}).")
     if new_offer is not None and not ended:
         what, side = new_offer.split(":")
         offerer = Side.WHITE if side == "w" else Side.BLACK

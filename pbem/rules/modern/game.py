@@ -23,6 +23,7 @@ from pbem.rules.game import (
     PieceStyle,
     PieceTable,
     Resolved,
+    counted,
     merged_options,
 )
 from pbem.rules.geometry import (
@@ -325,7 +326,8 @@ class ModernGame(MoveTurnGame[ModernRules, Position, turns.TurnState]):
         lines = [f"{side} to move, turn {listing['turn']}: lines by the Realm they end in"]
         for square, groups in listing["realms"].items():
             total = sum(g["lines"] for g in groups)
-            lines.append(f"{square}: {total} lines; e.g. {' '.join(listing['moves'][square])}")
+            example = " ".join(listing["moves"][square])
+            lines.append(f"{square}: {counted(total, 'line', 'lines')}; e.g. {example}")
             for g in groups:
                 took = f", {g['captures']} capture it" if g["captures"] else ""
                 lines.append(f"  to the {g['realm']} Realm: {g['lines']}{took}")

@@ -20,6 +20,7 @@ from pbem.rules.game import (
     PieceStyle,
     PieceTable,
     Resolved,
+    counted,
     merged_options,
 )
 from pbem.rules.geometry import SQUARE_NAMES, parse_square, square_name
@@ -297,7 +298,7 @@ class OrientalGame(MoveTurnGame[OrientalRules, Position, turns.TurnState]):
                 else f"{name_of(loser)} on {square_name(position.surrounded[0])}"
             )
         w, b = (len(position.pieces_of(s)) for s in Side)
-        return f"nobody surrounded: White {w} pieces, Black {b}"
+        return f"nobody surrounded: White {counted(w, 'piece', 'pieces')}, Black {b}"
 
     def end_words(self, position: Position, last_label: str | None = None) -> str:
         if position.end == "surrounded" and position.surrounded:

@@ -1,0 +1,52 @@
+"""``pbem replay FILE``: the position after the last legal turn of a record, as a text
+board (``pbem.render.text_board``) or as JSON (``pbem.records.interchange``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TextIO
+
+from pbem.cli import options
+from pbem.cli.inputs import record_games, report_invalid, ruleset_option
+from pbem.errors import EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``replay`` to ``pbem``."""
+    r = sub.add_parser(
+        "replay",
+        help="the position after the last legal turn of a record",
+        description="Play a record through the rules and print the position after its last "
+        "legal turn: a text board with supplies, captures and the score, or JSON.",
+    )
+    options.record_file(r)
+    options.json(r, "the position as JSON (notation.md)")
+    options.game_in_file(r)
+    options.flip(r)
+    options.record_ruleset(r)
+    r.set_defaults(func=cmd_replay)
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    from pbem.records.interchange import position_to_json
+    from pbem.records.validate import validate_source
+    from pbem.render.text_board import render_text
+
+    ruleset = ruleset_option(args.ruleset)
+    sources = record_games(args.file, args.game)
+    status = EXIT_OK
+    for source in sources:
+        report = validate_source(source, default_ruleset=ruleset)
+        shown = "showing the position after the last legal turn"
+        status = max(status, report_invalid(report, shown))
+        final = report.final
+        if args.json:
+            out.write(json.dumps(position_to_json(final) if final else None) + "\n")
+            continue
+        title = None
+        if len(sources) > 1 or args.game:
+            title = f"{report.path}#{report.index + 1}: {report.title()}"
+        if final is not None:
+            out.write(render_text(final, flip=args.flip, title=title) + "\n")
+    return status
