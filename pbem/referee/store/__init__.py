@@ -14,10 +14,11 @@ from pbem.referee.store.schema import (
     connect,
     migrate,
     read_transaction,
+    retried,
     savepoint,
     transaction,
 )
 
 __all__ = ["BUSY_TIMEOUT_MS", "DB_ERRORS", "MIGRATIONS", "Connection", "Row", "StoreError",
            "applied_migrations", "connect", "is_postgresql", "migrate", "read_transaction",
-           "savepoint", "transaction"]
+           "retried", "savepoint", "transaction"]

@@ -15,8 +15,9 @@ import contextlib
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 from pbem.referee.store.engine import (
     WRITE_LOCK,
@@ -27,6 +28,8 @@ from pbem.referee.store.engine import (
     postgresql_ddl,
     redact,
 )
+
+T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 60_000
 
@@ -602,6 +605,27 @@ def transaction(conn: Connection) -> Iterator[Connection]:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
         raise StoreError(f"cannot commit to the store: {exc}") from None
+
+
+#: how often ``retried`` runs a unit of work when the store undid its transaction for a
+#: reason of its own (PostgreSQL: a dropped connection, a serialization failure, a deadlock)
+STORE_ATTEMPTS = 3
+RETRIED = frozenset({"store.retry", "store.unreachable"})
+
+
+def retried(conn: Connection, work: Callable[[], T]) -> T:
+    """``work()`` inside one ``transaction``; run again from the start (a new transaction,
+    the connection opened anew when it dropped) when the store undid it by itself, up to
+    ``STORE_ATTEMPTS`` times. On SQLite no error is of those kinds: one run, as before."""
+    for attempt in range(1, STORE_ATTEMPTS + 1):
+        try:
+            with transaction(conn):
+                return work()
+        except StoreError as exc:
+            if exc.code not in RETRIED or attempt == STORE_ATTEMPTS:
+                raise
+            time.sleep(0.2 * attempt)
+    raise AssertionError("unreachable")
 
 
 @contextlib.contextmanager
