@@ -308,3 +308,34 @@ def test_two_hosts_on_one_database_apply_every_turn_once_and_send_every_mail_onc
                           for p in pair.values()})
     # both hosts see the same games
     assert run_pbem(a, "games").stdout == run_pbem(b, "games").stdout
+
+
+# -- without a server: the translation and the config ---------------------------------------
+def test_statements_are_written_once_and_spelled_for_postgresql() -> None:
+    from pbem.referee.store.engine import postgresql_ddl, to_postgresql
+    from pbem.referee.store.schema import MIGRATIONS
+
+    assert to_postgresql("INSERT OR IGNORE INTO observers (a, b) VALUES (?, ?)") == (
+        "INSERT INTO observers (a, b) VALUES (%s, %s) ON CONFLICT DO NOTHING")
+    # a question mark or a percent sign inside a literal is text, not a parameter
+    assert to_postgresql("SELECT group_concat(x, '?%') FROM t WHERE y = ?") == (
+        "SELECT string_agg(x, '?%%') FROM t WHERE y = %s")
+    # every table is made after the tables it refers to (turns refers to messages)
+    made: list[str] = []
+    for name, sql in MIGRATIONS:
+        for statement in postgresql_ddl(sql):
+            if statement.startswith("CREATE TABLE"):
+                refs = [r.split("(")[0] for r in statement.split("REFERENCES ")[1:]]
+                assert all(r in made or r == statement.split()[2] for r in refs), (
+                    name, statement)
+                made.append(statement.split()[2])
+            assert " REAL" not in statement and "BLOB" not in statement, statement
+
+
+def test_a_password_in_config_store_is_refused(tmp_path: Path) -> None:
+    home = _init(tmp_path / "home")
+    cfg = home / "config.yaml"
+    cfg.write_text(cfg.read_text() + "store: postgresql://pbem:hunter2@db.example/realm\n")
+    proc = run_pbem(home, "games")
+    assert proc.returncode == 3 and b"store: must not hold the password" in proc.stderr
+    assert b"hunter2" not in proc.stderr
