@@ -179,8 +179,10 @@ class PostgresConnection:
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Any:
         import psycopg
 
+        # SQLite keeps a bool as 0 or 1: the same here, where the columns are integers
+        values = tuple(int(p) if isinstance(p, bool) else p for p in parameters)
         try:
-            return self._raw.execute(to_postgresql(sql), tuple(parameters))
+            return self._raw.execute(to_postgresql(sql), values)
         except psycopg.Error as exc:
             raise _as_store_error(exc, "the store") from None
 
