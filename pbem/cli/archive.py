@@ -45,10 +45,7 @@ def cmd_archive(args: argparse.Namespace, out: TextIO) -> int:
         for line in summary.unreadable:
             sys.stderr.write(f"pbem: {line}\n")
         raise UsageError(f"no record files (*.realm) in {', '.join(args.paths)}")
-    out.write(
-        f"wrote {site / 'index.html'}: {summary.games} games, {summary.valid} valid, "
-        f"{summary.invalid} invalid\n"
-    )
+    out.write(summary.describe(site / "index.html") + "\n")
     for line in summary.unreadable:
         sys.stderr.write(f"pbem: {line}\n")
     if summary.unreadable:

@@ -165,37 +165,11 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.referee.clock.now import system_now
-    from pbem.referee.outgoing.mailer import END_WORDS, clock_lines
-    from pbem.referee.store import games
-    from pbem.referee.store.games import load_game
-    from pbem.referee.work.reach import unreachable_words
-    from pbem.rules.pieces import Side
+    from pbem.referee.entry.overview import game_lines
 
     _, _, conn = open_home(args)
-    rows = games.overview(conn)
-    if not rows:
-        out.write("no games yet: start one with `pbem new --white EMAIL --black EMAIL`\n")
-    now = system_now()
-    for r in rows:
-        game = load_game(conn, r["id"])
-        white, black = game.players[Side.WHITE], game.players[Side.BLACK]
-        if game.status == "over":
-            state = f"over {game.result}"
-        else:
-            pos = game.position
-            state = f"{pos.to_move.title} to move ({pos.turn_number()}{pos.to_move.letter})"
-        if r["last"] == "end":  # ended off the board: how, not the 'end' entry's label
-            loser = {"1-0": "Black", "0-1": "White"}.get(str(game.result), "a side")
-            last = END_WORDS.get(str(game.end_reason), "ended off the board").format(
-                side=loser)
-        else:
-            last = "no turn yet" if r["last"] == "start" else f"last {r['last']}"
-        out.write(printable(f"{game.id:>4}  {game.name}: {white.name} (White) v {black.name} "
-                            f"(Black); {state}; {last}; ruleset {game.ruleset}") + "\n")
-        if game.status == "playing":
-            for line in [*clock_lines(game, now, with_settings=False),
-                         *unreachable_words(conn, game)]:
-                out.write(printable(f"      {line}") + "\n")
+    for line in game_lines(conn, system_now()):
+        out.write(printable(line) + "\n")
     return EXIT_OK
 
 
@@ -203,11 +177,10 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     import time
 
     from pbem.referee.clock.now import system_now
-    from pbem.referee.outgoing.mailer import clock_lines
+    from pbem.referee.entry.overview import status_lines
     from pbem.referee.public.publish import mask_addresses, public_game
     from pbem.referee.store.games import GameNotFound, load_game
     from pbem.referee.store.mail import game_history
-    from pbem.referee.work.reach import unreachable_words
     from pbem.render.text_board import render_text
 
     _, config, conn = open_home(args)
@@ -224,14 +197,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
                 out.write(printable(f"{p.title}: {p.email}") + "\n")
         title = mask_addresses(f"game {game.id}: {game.name}")
         out.write(printable(render_text(game.position, title=title), keep_newlines=True) + "\n")
-        if game.offer:
-            what, side = game.offer.split(":")
-            words = {"end": "to end by agreement", "draw": "a draw",
-                     "takeback": "to take back the last turn"}.get(what, what)
-            out.write(f"Pending: {'White' if side == 'w' else 'Black'} offers {words}\n")
-        for line in clock_lines(game, system_now()):
-            out.write(line + "\n")
-        for line in unreachable_words(conn, game) if game.status == "playing" else []:
+        for line in status_lines(conn, game, system_now()):
             out.write(printable(line) + "\n")
         return EXIT_OK
 

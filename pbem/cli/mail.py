@@ -136,6 +136,7 @@ def _handle_stdin(args: argparse.Namespace) -> tuple[Handled, Home, Config, sqli
 def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
     import sqlite3
 
+    from pbem.referee.entry.overview import poll_line
     from pbem.referee.entry.service import Referee
     from pbem.referee.intake.inbox import looks_like_mail
     from pbem.referee.intake.sources import (
@@ -188,10 +189,7 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
             counts[handled.outcome] = counts.get(handled.outcome, 0) + 1
     finally:
         source.close()
-    total = sum(counts.values())
-    summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
-    out.write(f"{total} message{'s' if total != 1 else ''}" + (f": {summary}" if total else "")
-              + (f"; {failed} not handled" if failed else "") + "\n")
+    out.write(poll_line(counts, failed) + "\n")
     out.flush()
     finish(args, home, config, conn)
     if stopped:
@@ -205,8 +203,7 @@ def cmd_flush(args: argparse.Namespace, out: TextIO) -> int:
     home, config, conn = open_home(args)
     result = deliver(conn, config, home.outbox_path, everything=True)
     call_hooks(conn, config, everything=True)
-    given_up = f", {len(result.given_up)} given up" if result.given_up else ""
-    out.write(f"{result.sent} sent, {result.failed} still queued{given_up}\n")
+    out.write(result.describe() + "\n")
     report_delivery(result.errors, result.given_up)
     if result.given_up:
         return EXIT_GIVEN_UP
@@ -220,17 +217,8 @@ def cmd_check_mail(args: argparse.Namespace, out: TextIO) -> int:
     config = Home(home_path(args.home)).load_config()
     check = check_dkim(config.dkim, config.address,
                        config.smtp.host if config.smtp is not None else None)
-    for problem in check.problems:
-        out.write(printable(f"problem: {problem}") + "\n")
-    if not check.problems:
-        out.write(f"ok: mail from {config.address} is DKIM-signed for "
-                  f"{config.dkim.domain if config.dkim else ''}\n")
-    out.write("\nPublish in DNS:\n")
-    for name, kind, value in check.records:
-        out.write(printable(f"{name}. IN {kind} \"{value}\"") + "\n")
-    out.write("\n")
-    for note in check.notes:
-        out.write(printable(f"note: {note}") + "\n")
+    for line in check.lines(config.address, config.dkim.domain if config.dkim else ""):
+        out.write(printable(line) + "\n")
     return EXIT_INVALID if check.problems else EXIT_OK
 
 

@@ -158,7 +158,7 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.referee.config.options import load_options
     from pbem.referee.outgoing.hook_outbox import hook_settings
     from pbem.referee.store import transaction
-    from pbem.referee.work.tournament import TournamentError, create
+    from pbem.referee.work.tournament import TournamentError, create, opened_line
 
     _home, config, conn = open_home(args)
     ends = None
@@ -183,9 +183,7 @@ def cmd_new(args: argparse.Namespace, out: TextIO) -> int:
     except TournamentError as exc:
         sys.stderr.write(f"pbem: {exc}\n")
         return EXIT_INVALID
-    out.write(f"{event.name}: open for entries ({event.format}, {event.ruleset}"
-              f"{', clock ' + event.clock if event.clock else ', no clock'}"
-              f"{'' if event.rated else ', unrated'})\n")
+    out.write(opened_line(event) + "\n")
     return EXIT_OK
 
 
@@ -222,16 +220,13 @@ def cmd_start(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
-    from pbem.referee.work.tournament import as_json, crosstable_lines, schedule_lines, table
+    from pbem.referee.work.tournament import as_json, event_lines, table
 
     def step(run: _Run, event: Event) -> str:
         t = table(run.conn, event)
         if args.json:
             return json.dumps(as_json(t), ensure_ascii=False)
-        lines = crosstable_lines(t)
-        if t.divisions:
-            lines += ["", *schedule_lines(t)]
-        return "\n".join(lines)
+        return "\n".join(event_lines(t))
 
     return _on_event(args, out, step, in_transaction=False)
 
@@ -256,20 +251,12 @@ def cmd_adjudicate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
-    from pbem.referee.store import tournaments as store
+    from pbem.referee.work.tournament import events_overview, overview_lines
 
     _, _, conn = open_home(args)
-    rows = []
-    for e in store.events(conn):
-        rows.append({"name": e.name, "format": e.format, "status": e.status,
-                     "ruleset": e.ruleset, "players": len(store.entries(conn, e.id)),
-                     "rounds": e.rounds})
+    rows = events_overview(conn)
     if args.json:
         out.write(json.dumps(rows, ensure_ascii=False) + "\n")
         return EXIT_OK
-    for r in rows:
-        out.write(f"{r['name']}  {r['format']}  {r['status']}  {r['ruleset']}  "
-                  f"{r['players']} players\n")
-    if not rows:
-        out.write("no events yet (pbem tournament new NAME --format ...)\n")
+    out.write("".join(line + "\n" for line in overview_lines(rows)))
     return EXIT_OK

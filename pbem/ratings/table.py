@@ -32,6 +32,8 @@ class Finished:
 
 #: above this deviation a rating is provisional, shown with a '?' (as lichess does)
 PROVISIONAL_DEVIATION = 110.0
+#: what the '?' means, in the same words wherever a rating is shown (issue 23.10)
+PROVISIONAL_WORDS = "too few rated games yet to be sure"
 
 
 @dataclass(frozen=True, slots=True)

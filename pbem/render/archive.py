@@ -33,7 +33,7 @@ from pbem.render.ratings import PAGE, Section, ratings_page, sections
 from pbem.render.templates import environment, render_template
 from pbem.render.tournament_page import views_from_headers, write_event_page
 from pbem.resources import templates_dir
-from pbem.rules.game import Phase
+from pbem.rules.game import Phase, turn_name
 from pbem.rules.pieces import Side
 
 ASSETS = ("viewer.js", "index.js", "style.css")
@@ -68,6 +68,10 @@ class ArchiveSummary:
     valid: int
     invalid: int
     unreadable: list[str]
+
+    def describe(self, index: Path) -> str:
+        """What ``pbem archive`` says it wrote (``index``: the site's index page)."""
+        return f"wrote {index}: {self.games} games, {self.valid} valid, {self.invalid} invalid"
 
 
 def _slug(text: str) -> str:
@@ -206,7 +210,7 @@ class IndexRow:
         if report.valid and result == "*" and final is not None and \
                 final.phase is not Phase.OVER:
             # a game in play (the live site): who is to move, not an empty result (23.10)
-            result = f"{final.to_move.title} to move, {final.turn_number()}{final.to_move.letter}"
+            result = f"{final.to_move.title} to move, {turn_name(final.turn_label())}"
             verdict = "in play" + verdict[len("valid"):]
         return cls(
             slug=game.slug, game=game.field("game") or game.slug, white=game.field("white"),

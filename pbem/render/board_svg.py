@@ -32,7 +32,7 @@ from svgwrite.base import BaseElement
 from pbem.notation.format import format_action
 from pbem.records.replay import PlayedTurn
 from pbem.render.board_words import board_alt, board_words
-from pbem.rules.game import AnyGame, GamePosition, Mark
+from pbem.rules.game import AnyGame, GamePosition, Mark, turn_name
 from pbem.rules.geometry import (
     CENTER,
     FILES,
@@ -552,10 +552,10 @@ def describe(position: GamePosition, last: PlayedTurn | None = None) -> str:
     words = board_words(position).lines()
     if last is not None:
         if len(last.resolved) == 1 and isinstance(last.resolved[0].canonical(), PassText):
-            words.append(f"Last turn {last.label}: {last.side.title} passed.")
+            words.append(f"Last turn {turn_name(last.label)}: {last.side.title} passed.")
         else:
             text = ",".join(format_action(r.canonical()) for r in last.resolved)
-            words.append(f"Last turn {last.label}: {text}.")
+            words.append(f"Last turn {turn_name(last.label)}: {text}.")
     return " ".join(words)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from pbem.records.replay import PlayedTurn
 from pbem.render.narrate import describe_end, describe_next, describe_turn
-from pbem.rules.game import GamePosition, Phase, join_words
+from pbem.rules.game import GamePosition, Phase, join_words, turn_name
 from pbem.rules.geometry import REALM_OF, REALMS, SQUARE_NAMES, SQUARES, realm_name
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
@@ -116,11 +116,11 @@ def board_alt(position: GamePosition, last: PlayedTurn | None = None, *,
     """The alt text of a board picture: which turn it shows and what that turn did,
     then whose turn it is and the score (or how the game ended). ``result``: a game that
     ended off the board (resigned, agreed), as the record says it did."""
-    seen = f"after {last.label}" if last is not None else "at the start"
+    seen = f"after {turn_name(last.label)}" if last is not None else "at the start"
     side = ", seen from Black's side" if flip else ""
     words = [f"The board {seen}{side}."]
     if last is not None:
-        words.append(f"Turn {last.label}: {'; '.join(describe_turn(last))}.")
+        words.append(f"Turn {turn_name(last.label)}: {'; '.join(describe_turn(last))}.")
     if result is not None and position.phase is not Phase.OVER:
         words.append(f"The game is over: {result}.")
     else:

@@ -58,5 +58,5 @@ def describe_recorded_end(result: str, notes: tuple[str, ...] = ()) -> str:
 
 
 def describe_next(position: GamePosition) -> str:
-    """Whose turn it is: 'Black to move (turn 11b)', 'White to place a Power (turn 4w)'."""
+    """Whose turn it is: 'Black to move (#11b)', 'White to place a Power (#4w)'."""
     return game_of(position).describe_next(position)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.errors import RulesetError, UsageError
-from pbem.ratings.table import PROVISIONAL_DEVIATION, Standing, ranked
+from pbem.ratings.table import PROVISIONAL_DEVIATION, PROVISIONAL_WORDS, Standing, ranked
 from pbem.render.templates import render_template
 from pbem.rules.registry import game_for, game_names
 
@@ -74,13 +74,14 @@ def text_table(parts: list[Section], *, asked: str | None = None) -> str:
                 f"{s.losses:>4}"
             )
     lines.append("")
-    lines.append(f"Glicko-2; '?': a provisional rating (RD above {PROVISIONAL_DEVIATION:.0f}).")
+    lines.append(f"Glicko-2. '?' after a rating: provisional, {PROVISIONAL_WORDS}")
+    lines.append(f"(its deviation, RD, is above {PROVISIONAL_DEVIATION:.0f}).")
     return "\n".join(lines) + "\n"
 
 
 def ratings_page(parts: list[Section], *, title: str) -> str:
     return render_template(
         "archive/ratings.html.j2", site_title=title, sections=parts,
-        provisional=f"{PROVISIONAL_DEVIATION:.0f}",
+        provisional=f"{PROVISIONAL_DEVIATION:.0f}", provisional_words=PROVISIONAL_WORDS,
     )
 

@@ -27,9 +27,10 @@ from pbem.render.narrate import (
     describe_turn,
     turn_kind,
 )
+from pbem.render.prose import fill
 from pbem.render.templates import render_template
 from pbem.render.text_board import last_turn_line, render_board, seen_from, turn_squares
-from pbem.rules.game import GamePosition, Phase, SideTable, result_words
+from pbem.rules.game import GamePosition, Phase, SideTable, result_words, turn_name
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
@@ -66,6 +67,11 @@ class TurnReport:
     notes: tuple[str, ...]
     #: how the referee read the turn where it was written with look-alike letters
     repairs: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        """``#11w``: the turn as the players write its number (one form in every report)."""
+        return turn_name(self.label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +245,7 @@ def render_report_text(replay: Replay, *, turn_index: int = -1, flip: bool = Fal
         board=render_board(ctx.position, flip=flip, marks=marks),
         legend=legend,
         wrap=_wrap,
+        clauses=lambda text, first="", rest="": fill(text, WIDTH, first, rest),
         board_words=board_words(ctx.position).lines(),
     )
 
@@ -285,7 +292,7 @@ def render_report_html(
         last_line = last_turn_line(ctx.last)
     elif ctx.last is not None:
         played = format_turn(_canonical(ctx.last))
-        last_line = f"Drawn on the board: the last turn, {ctx.last.label}: {played}"
+        last_line = f"Drawn on the board: the last turn, {turn_name(ctx.last.label)}: {played}"
     return render_mail_html(
         "report.html.j2",
         r=ctx,

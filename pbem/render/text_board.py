@@ -15,7 +15,7 @@ from collections.abc import Collection
 
 from pbem.notation.format import format_action
 from pbem.records.replay import PlayedTurn
-from pbem.rules.game import AnyGame, GamePosition
+from pbem.rules.game import AnyGame, GamePosition, turn_name
 from pbem.rules.geometry import FILES, IS_CENTER, SIZE, square
 from pbem.rules.pieces import BoardPiece
 from pbem.rules.registry import game_of
@@ -54,9 +54,9 @@ def turn_squares(turn: PlayedTurn) -> frozenset[int]:
 
 
 def last_turn_line(turn: PlayedTurn) -> str:
-    """The legend line for the marks: '* = squares changed by the last turn, 11w: ...'."""
+    """The legend line for the marks: '* = squares changed by the last turn, #11w: ...'."""
     played = ",".join(format_action(r.canonical()) for r in turn.resolved)
-    return f"{MARK} = squares changed by the last turn, {turn.label}: {played}"
+    return f"{MARK} = squares changed by the last turn, {turn_name(turn.label)}: {played}"
 
 
 def render_board(

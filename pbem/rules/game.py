@@ -419,22 +419,13 @@ class Game(ABC, Generic[RulesetT, PositionT, StateT]):
     def legal_listing(self, position: PositionT, *, every: bool = False) -> JSONObject:
         """What ``pbem moves --json`` prints: ``phase``, ``to_move``, ``turn``,
         ``result``, ``placements`` (list), ``moves`` (square -> list), ``pass`` (bool),
-        and the game's own extras."""
-        playing = position.phase is not Phase.OVER
-        listing: JSONObject = {
-            "phase": position.phase.value,
-            "to_move": position.to_move.key if playing else None,
-            "turn": position.turn_label() if playing else None,
-            "result": position.result,
-            "placements": [],
-            "moves": {},
-            "pass": False,
-        }
+        and the game's own extras (``listing_head``)."""
+        listing = listing_head(position)
         if position.phase is Phase.SETUP:
             listing["placements"] = [
                 format_action(a) for a in self.legal_actions(self.begin_turn(position))
             ]
-        elif playing:
+        elif position.phase is Phase.PLAY:
             listing["moves"] = {
                 SQUARE_NAMES[pm.square]: list(pm.moves) for pm in self.legal_by_piece(position)
             }
@@ -577,7 +568,7 @@ class Game(ABC, Generic[RulesetT, PositionT, StateT]):
             return self.describe_end(position)
         side = position.to_move
         verb = "place" if position.phase is Phase.SETUP else "move"
-        return f"{side.title} to {verb} (turn {position.turn_label()})"
+        return f"{side.title} to {verb} ({turn_name(position.turn_label())})"
 
     def score_line(self, position: PositionT, over: bool) -> str:
         return self.score(position)
@@ -683,6 +674,24 @@ class Game(ABC, Generic[RulesetT, PositionT, StateT]):
         return f"<game {self.name}>"
 
 
+def listing_head(position: GamePosition, **extras: object) -> JSONObject:
+    """A ``legal_listing`` before its actions are filled in: who is to move in which
+    turn (nobody once the game is over), no placements, no moves, the game's own
+    ``extras`` (empty values) after the moves, and ``pass`` last, so that every game's
+    listing has the same fields in the same order."""
+    playing = position.phase is not Phase.OVER
+    return {
+        "phase": position.phase.value,
+        "to_move": position.to_move.key if playing else None,
+        "turn": position.turn_label() if playing else None,
+        "result": position.result,
+        "placements": [],
+        "moves": {},
+        **extras,
+        "pass": False,
+    }
+
+
 def merged_options(
     base: Mapping[str, object], options: Mapping[str, object], name: str | None = None
 ) -> dict[str, object]:
@@ -697,6 +706,17 @@ def merged_options(
             [str(merged["name"]), *(f"{k}={v}" for k, v in sorted(options.items()))]
         )
     return merged
+
+
+def turn_name(label: str) -> str:
+    """``#11w``: a turn as every report names it, the form a player writes to the referee
+    to mark an order for that turn (issue 23.8: one convention, printed and accepted)."""
+    return f"#{label}"
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """'1 Realm', '2 Realms', '0 Realms': a count agrees with its noun (issue 23.10)."""
+    return f"{n} {one if n == 1 else many}"
 
 
 def join_words(parts: Sequence[str]) -> str:

@@ -175,7 +175,7 @@ def test_a_bounced_report_then_tick_past_the_deadline_forfeits_nobody(
     missed = [m for m in table.black.inbox if m["X-Pbem-Kind"] == "missed"]
     assert len({m["Message-ID"] for m in missed}) == 1
     text = missed[0].get_body(("plain",)).get_content()
-    assert "1w played" in text and "are you there?" in text
+    assert "#1w played" in text and "are you there?" in text
     assert table.conn.execute("SELECT count(*) FROM outbox WHERE status = 'held'"
                               ).fetchone()[0] == 0
 

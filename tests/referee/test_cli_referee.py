@@ -44,7 +44,7 @@ def test_new_games_show_and_log(home: Path) -> None:
     games = run_pbem(home, "games")
     listed = games.stdout.decode()
     # names, whose turn, the deadline and the ruleset
-    assert f"{game_id:>4}  Cli: w@p.test (White) v b@p.test (Black); White to move (1w)" in listed
+    assert f"{game_id:>4}  Cli: w@p.test (White) v b@p.test (Black); White to move (#1w)" in listed
     assert "ruleset featured" in listed and "White to move by " in listed
     assert run_pbem(home, "mail", stdin=white.reply("Bh11")).returncode == 0
     refused = run_pbem(home, "mail", stdin=white.reply("Be8"))

@@ -148,9 +148,10 @@ def test_conditions_fire_several_levels_deep_as_if_mailed_one_by_one(
     # 8w, two days later: 8b is played at once, one report to each covering both turns
     out = games.mail(cond, "w", TURNS["8w"], 4)
     assert out.startswith("accepted") and "8w, 8b" in out
-    assert white.last["Subject"].endswith("8w to 8b played; your move (#9w)")
-    assert black.last["Subject"].endswith("8w to 8b played; White to move")
-    assert "Black answered at once with 8b" in " ".join(text_of(white.last).split())  # folded at 78
+    assert white.last["Subject"].endswith("#8w to #8b played; your move (#9w)")
+    assert black.last["Subject"].endswith("#8w to #8b played; White to move")
+    # folded at 78
+    assert "Black answered at once with #8b" in " ".join(text_of(white.last).split())
     assert "line 3 of the mail that sent it fired" in text_of(black.last)
     said = " ".join(text_of(black.last).split())
     assert "1 line nested under it stands for" in said or (
@@ -167,7 +168,7 @@ def test_conditions_fire_several_levels_deep_as_if_mailed_one_by_one(
     # Black's last level answers 10w, all in one mail
     out = games.mail(cond, "w", TURNS["9w"] + "\n" + WHITE_SET, 5)
     assert out.startswith("accepted") and "9w, 9b, 10w, 10b" in out
-    assert white.last["Subject"].endswith("9w to 10b played; your move (#11w)")
+    assert white.last["Subject"].endswith("#9w to #10b played; your move (#11w)")
     assert "line 2 of the mail that sent it fired" in text_of(white.last)
     assert "line 4 of the mail that sent it fired" in text_of(black.last)
     assert conditions.load(_conn(home), cond, Side.BLACK) is None

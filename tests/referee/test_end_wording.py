@@ -10,7 +10,7 @@ import yaml
 
 from pbem.referee.config.home import Home
 from pbem.referee.public.publish import site_settings
-from pbem.rules.realm.scoring import counted
+from pbem.rules.game import counted
 from tests.referee.conftest import run_pbem, text_of
 from tests.referee.helpers import new_table
 
@@ -30,8 +30,13 @@ def test_a_resigned_game_is_one_mail_each_with_a_full_stop(home: Path) -> None:
                     if m["Message-ID"] not in before}.values())
         assert [m["X-Pbem-Kind"] for m in new] == ["result"], [m["Subject"] for m in new]
         text = text_of(new[0])
-        assert "Played: 1b Bh2" in text  # what the report would have said, on top
+        assert "Played: #1b Bh2" in text  # what the report would have said, on top
         assert "is over: Black resigned." in text and "Result: 1-0 (White wins)." in text
+        html = new[0].get_body(("html",)).get_content()
+        # every line of the result ends with a full stop (the score folded at its tie-break)
+        assert "Score:  White 1 Realm, Black 1;\n    Enforcers (mobile + in supply) White 8, " \
+            "Black 8.\n" in text, text
+        assert "(White wins).</td>" in html and "Black 8.</td>" in html
     games = run_pbem(home, "games").stdout.decode()
     assert "Black resigned" in games and "last end" not in games
 
@@ -68,6 +73,65 @@ def test_the_live_index_says_who_is_to_move_and_the_rating_mark_is_explained(
     assert table.send(table.white.reply("Bh11")).outcome == "accepted"
     assert run_pbem(home, "site").returncode == 0
     index = (home / "site" / "index.html").read_text(encoding="utf-8")
-    assert ">Black to move, 1b</td>" in index and ">in play</td>" in index
+    assert ">Black to move, #1b</td>" in index and ">in play</td>" in index
     assert ">*</td>" not in index and ">valid</td>" not in index
     assert "? provisional" in text_of(table.black.last)
+
+
+def test_the_rating_mark_is_explained_wherever_a_rating_is_shown(home: Path) -> None:
+    """The '?' after a provisional rating is explained, in the same words, in the mails
+    (text and HTML), by ``pbem ratings`` and on the site's ratings page."""
+    from pbem.ratings.table import PROVISIONAL_WORDS
+
+    cfg = yaml.safe_load((home / "config.yaml").read_text())
+    cfg["site"] = {"path": "site", "url": "https://realm.example/club", "title": "Club"}
+    (home / "config.yaml").write_text(yaml.safe_dump(cfg))
+    table = new_table(home)
+    assert table.send(table.white.reply("resign")).outcome == "accepted"
+    result = table.black.last
+    html = result.get_body(("html",)).get_content()
+    for shown in (text_of(result), html):
+        assert "?" in shown and PROVISIONAL_WORDS in " ".join(shown.split())
+    out = run_pbem(home, "ratings")
+    assert out.returncode == 0
+    listing = " ".join(out.stdout.decode().split())
+    assert "1742?" in listing or "1258?" in listing
+    assert PROVISIONAL_WORDS in listing
+    assert run_pbem(home, "site").returncode == 0
+    page = " ".join((home / "site" / "ratings.html").read_text(encoding="utf-8").split())
+    assert "?</td>" in page and PROVISIONAL_WORDS in page
+
+
+def test_a_level_score_keeps_its_tie_break_whole_in_the_mails(home: Path) -> None:
+    """One Realm each: the score's tie-break ("Enforcers (mobile + in supply) White 8,
+    Black 8") stays on one line of the text, in the report and in a refusal's board."""
+    table = new_table(home)
+    assert table.send(table.white.reply("Bh11")).outcome == "accepted"
+    assert table.send(table.black.reply("Bh2")).outcome == "accepted"
+    tie = "Enforcers (mobile + in supply) White 8, Black 8"
+    report = text_of(table.white.last)
+    assert "Score so far: White 1 Realm, Black 1;\n  " + tie + " (level)" in report, report
+    assert table.send(table.white.reply("Xz99")).outcome == "refused"
+    refusal = text_of(table.white.last)
+    assert any(tie in line for line in refusal.splitlines()), refusal
+    html = " ".join(table.black.last.get_body(("html",)).get_content().split())
+    assert tie + " (level)" in html
+
+
+def test_counts_agree_in_number_in_the_other_games() -> None:
+    """Each game speaks its own words, and its counts agree: Oriental Realm's score of a
+    game where nobody was surrounded."""
+    from dataclasses import replace
+
+    from pbem.rules.geometry import parse_square
+    from pbem.rules.oriental.game import OrientalGame
+    from pbem.rules.pieces import Kind, Piece, Side
+
+    game = OrientalGame()
+    start = game.initial(game.default_ruleset())
+    board: list[Piece | None] = [None] * len(start.board)
+    board[parse_square("e5")] = Piece(Side.WHITE, Kind.ENFORCER)
+    board[parse_square("e8")] = Piece(Side.BLACK, Kind.ENFORCER)
+    board[parse_square("h8")] = Piece(Side.BLACK, Kind.POWER)
+    assert game.score(replace(start, board=tuple(board))) == (
+        "nobody surrounded: White 1 piece, Black 2")

@@ -70,7 +70,7 @@ def test_a_turn_report_as_gmail_shows_it_has_the_board(tmp_path: Path, home: Pat
     play_setup(table, turns)
     table.send(table.white.reply(dict(sample_turns())["11w"]))
     report = next(m for m in reversed(table.black.inbox) if m["X-Pbem-Kind"] == "report")
-    assert "11w played" in report["Subject"]
+    assert "#11w played" in report["Subject"]
     assert report.get_content_type() == "multipart/alternative"
     html, cids = as_gmail_shows_it(report)
     assert "<svg" not in html and "<style" not in html
@@ -97,8 +97,8 @@ def test_a_turn_report_as_gmail_shows_it_has_the_board(tmp_path: Path, home: Pat
     (width, complete, alt), = images
     assert (width, complete) == (480, True)
     # the alt text: the turn shown and what it did, whose turn it is, the score
-    assert alt.startswith("The board after 11w, seen from Black's side. Turn 11w: White's ")
-    assert alt.endswith("Black to move (turn 11b). Realms: White 8, Black 6.")
+    assert alt.startswith("The board after #11w, seen from Black's side. Turn #11w: White's ")
+    assert alt.endswith("Black to move (#11b). Realms: White 8, Black 6.")
     SHOTS.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(shot, SHOTS / "gmail-report-11w.png")
     with Image.open(shot) as img:

@@ -84,7 +84,7 @@ def test_rollback_removes_later_turns_and_tells_both(home: Path) -> None:
     shown = run_pbem(home, "show", "1").stdout.decode()
     assert "1.Bh11" in shown and "Bh8" not in shown
     mail = _last(home, "b@p.test")
-    assert mail["X-Pbem-Kind"] == "operator" and "rolled back to after turn 1w" in (
+    assert mail["X-Pbem-Kind"] == "operator" and "rolled back to after #1w" in (
         text_of(mail))
     # Black moves again, from where the game now is
     mails = outbox_mails(home)

@@ -122,7 +122,7 @@ def test_takeback_needs_the_opponents_consent(home: Path, now: FakeNow) -> None:
     assert table.send(table.white.reply("Bh11")).outcome == "accepted"
     assert table.send(table.black.reply("accept takeback")).outcome == "refused"
     assert table.send(table.white.reply("takeback")).outcome == "accepted"
-    assert "asks to take back the last turn played (1w)" in text_of(table.black.last)
+    assert "asks to take back the last turn played (#1w)" in text_of(table.black.last)
     assert table.send(table.white.reply("accept takeback")).outcome == "refused"
     now.advance(hours=2)
     assert table.send(table.black.reply("accept takeback")).outcome == "accepted"
@@ -179,10 +179,10 @@ def test_digest_holds_reports_and_tick_sends_one_a_day(home: Path, now: FakeNow)
     assert tick(table).digests == 0
     digest = table.black.last
     assert digest["X-Pbem-Kind"] == "digest"
-    assert "3 report(s)" in text_of(digest) and "1w played" in text_of(digest)
+    assert "3 reports since" in text_of(digest) and "#1w played" in text_of(digest)
     game = table.conn.execute("SELECT name FROM games WHERE id = ?",
                               (table.game_id,)).fetchone()[0]
-    assert f"\n  {game}: 1w played; " in text_of(digest)  # which game, for a player of several
+    assert f"\n  {game}: #1w played; " in text_of(digest)  # which game, for a player of several
     # refusals are never held (prose after a turn is left aside; a second turn refuses)
     assert table.send(table.black.reply("Bk11 then Be5", quote=False)).outcome == "refused"
     assert table.black.last["X-Pbem-Kind"] == "refusal"

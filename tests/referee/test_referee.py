@@ -99,7 +99,7 @@ def test_a_refusal_says_where_and_why_and_changes_nothing(table: Table) -> None:
     assert "different Realm" in text
     assert "  7.Pi10h10(Bh5)\n    ^" in text
     assert "Hello!" not in text  # only the line the refusal is about is quoted
-    assert "Next: White to move (turn 7w)" in text
+    assert "Next: White to move (#7w)" in text
     assert table.turns()[-1] == "6b"
     # Black got nothing about it
     assert table.black.last["X-Pbem-Kind"] == "report"

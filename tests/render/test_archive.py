@@ -125,7 +125,7 @@ def test_a_game_ended_off_the_board_says_so_in_its_last_frame() -> None:
     assert "to place" not in frames[-1].status and "to move" not in frames[-1].status
     # a game still being played ends on whose turn it is
     live = frames_of(_report(RESIGNED.replace("0-1 {White resigned}", "")).replay)
-    assert live[-1].status.endswith("White to move (turn 8w).")
+    assert live[-1].status.endswith("White to move (#8w).")
 
 
 def test_the_move_list_numbers_moves_as_the_notation_does(tmp_path: Path) -> None:

@@ -360,7 +360,7 @@ def test_rearrangement_outlines_its_realm():
     assert outline.get("data-realm") == "h2"
     assert outline.get("stroke-dasharray")
     assert not with_class(root, "arrow")
-    assert "Last turn 7b: Rh2(Pi1)" in root.find(NS + "desc").text
+    assert "Last turn #7b: Rh2(Pi1)" in root.find(NS + "desc").text
 
 
 # -- orientation, words, options --------------------------------------------------------
@@ -393,14 +393,14 @@ def test_title_and_description_for_screen_readers():
     assert root.get("role") == "img"
     assert root.get("aria-labelledby").split() == [title.get("id"), desc.get("id")]
     # the title is the alt text: the turn shown, what it did, whose turn, the score
-    assert title.text.startswith("The board after 11w. Turn 11w: White's Power from j7 to j10 ")
-    assert title.text.endswith("Black to move (turn 11b). Realms: White 8, Black 6.")
+    assert title.text.startswith("The board after #11w. Turn #11w: White's Power from j7 to j10 ")
+    assert title.text.endswith("Black to move (#11b). Realms: White 8, Black 6.")
     # the description walks the pieces Realm by Realm, in the turn reports' words
     words = desc.text
     assert words.startswith("The b2 Realm, held by Black: Black has a Base on b2.")
     assert "White has an immobilised Enforcer on a7" in words
     assert "an Enforcer on c12 pointing South" in words
-    assert "Last turn 11w: Pj7j10(Bk11),Pl9c9,El7a7(xBb8,xEa7)." in words
+    assert "Last turn #11w: Pj7j10(Bk11),Pl9c9,El7a7(xBb8,xEa7)." in words
 
 
 def test_a_hostile_title_stays_text():
@@ -420,8 +420,8 @@ def test_size_sets_pixels_else_the_board_scales():
 def test_setup_position_words():
     t = turn(SETUP_LABEL)
     root = parse(render_svg(t.after, last=t))
-    assert "White to place a Power (turn 6w)." in root.find(NS + "title").text
-    assert root.find(NS + "desc").text.endswith("Last turn 5b: Pd6.")
+    assert "White to place a Power (#6w)." in root.find(NS + "title").text
+    assert root.find(NS + "desc").text.endswith("Last turn #5b: Pd6.")
 
 
 def test_centers_and_pieces_agree_with_geometry():

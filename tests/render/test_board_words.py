@@ -59,9 +59,9 @@ def test_the_alt_says_whose_turn_the_score_and_the_last_turn() -> None:
     replay = replay_of("sample-game-2002")
     t = next(t for t in replay.turns if t.label == "11w")
     alt = board_alt(t.after, t)
-    assert alt.startswith("The board after 11w. Turn 11w: White's Power from j7 to j10 created")
-    assert "Black to move (turn 11b)." in alt and alt.endswith("Realms: White 8, Black 6.")
-    assert board_alt(t.after, t, flip=True).startswith("The board after 11w, seen from Black's")
+    assert alt.startswith("The board after #11w. Turn #11w: White's Power from j7 to j10 created")
+    assert "Black to move (#11b)." in alt and alt.endswith("Realms: White 8, Black 6.")
+    assert board_alt(t.after, t, flip=True).startswith("The board after #11w, seen from Black's")
 
 
 def test_every_piece_is_named_once_in_its_realm() -> None:

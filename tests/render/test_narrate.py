@@ -90,9 +90,9 @@ def test_16w_ends_the_game_white_8_realms_to_black_7(replay):
 
 
 def test_whose_turn_is_next(replay):
-    assert describe_next(turn(replay, "3b").after) == "White to place a Power (turn 4w)"
-    assert describe_next(turn(replay, "6b").after) == "White to move (turn 7w)"
-    assert describe_next(turn(replay, "11w").after) == "Black to move (turn 11b)"
+    assert describe_next(turn(replay, "3b").after) == "White to place a Power (#4w)"
+    assert describe_next(turn(replay, "6b").after) == "White to move (#7w)"
+    assert describe_next(turn(replay, "11w").after) == "Black to move (#11b)"
 
 
 def _resolved(action, events=(), board=None) -> Resolved:
@@ -160,11 +160,12 @@ def test_results_in_words_on_a_tie():
     )
     # one Realm each; Black's Enforcer is immobilised: the tie-break decides
     assert describe_result(level) == (
-        "White wins 1-0: 1 Realm each, then Enforcers (mobile + in supply) 8 to Black's 7"
+        "White wins 1-0: 1 Realm each; on the tie-break, Enforcers (mobile + in supply) 8 to "
+        "Black's 7"
     )
     draw = position_from(". . .")
     assert describe_result(draw) == (
-        "a draw, 1/2-1/2: 0 Realms each, and 8 Enforcers (mobile + in supply) each"
+        "a draw, 1/2-1/2: 0 Realms each; on the tie-break, 8 Enforcers (mobile + in supply) each"
     )
 
 

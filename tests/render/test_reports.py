@@ -57,7 +57,7 @@ def test_golden_html_final(sample):
 # -- meaning --------------------------------------------------------------------------------
 def test_turn_notation_and_words(sample):
     text = render_report_text(sample, turn_index=index_of(sample, "7w"))
-    assert "Turn 7w, White: Concentration into the h5 Realm" in text
+    assert "Turn #7w, White: Concentration into the h5 Realm" in text
     assert "  7.Pi10i6(Bh5),Pc4g4(Ei4W)\n" in text
     assert "  - White's Power from i10 to i6 created a Base on h5.\n" in text
     html = render_report_html(sample, turn_index=index_of(sample, "7w"), board_svg=STUB_SVG)
@@ -73,11 +73,11 @@ def test_black_turn_is_numbered_with_three_dots_and_repairs_are_shown(sample):
 @pytest.mark.parametrize(
     ("label", "expected"),
     [
-        ("1w", "Next: Black to place a Base (turn 1b)."),
-        ("3b", "Next: White to place a Power (turn 4w)."),
-        ("6b", "Next: White to move (turn 7w)."),
-        ("11w", "Next: Black to move (turn 11b)."),
-        ("15b", "Next: White to move (turn 16w)."),
+        ("1w", "Next: Black to place a Base (#1b)."),
+        ("3b", "Next: White to place a Power (#4w)."),
+        ("6b", "Next: White to move (#7w)."),
+        ("11w", "Next: Black to move (#11b)."),
+        ("15b", "Next: White to move (#16w)."),
     ],
 )
 def test_whose_turn_is_next(sample, label, expected):
@@ -87,7 +87,8 @@ def test_whose_turn_is_next(sample, label, expected):
 def test_final_report_gives_the_result_not_a_next_turn(sample):
     text = render_report_text(sample)
     assert "Next:" not in text
-    ending = "White created the last of its 12 Bases. White wins 1-0, with\n8 Realms to Black's 7."
+    # folded where a sentence ends, not inside 'with 8 Realms' (issue 23.10)
+    ending = "White created the last of its 12 Bases.\nWhite wins 1-0, with 8 Realms to Black's 7."
     assert ending in text
     assert "Final score: White 8 Realms, Black 7" in text
     assert text.rstrip().endswith("16.Pe7e6(Be5)\n1-0")
@@ -128,16 +129,17 @@ def test_rendering_is_deterministic(sample):
 def test_a_rearrangement_report():
     r = replay_of(WORKED.replace("Eg12g6\n*", "Eg12g6/Rh2(Pi1,Pg1,Eg3E)\n"))
     text = render_report_text(r)
-    assert "Turn 8b, Black: Rearrangement of the h2 Realm" in text
+    assert "Turn #8b, Black: Rearrangement of the h2 Realm" in text
     assert "  8...Rh2(Pi1,Pg1,Eg3E)\n" in text
-    assert "Score so far: White 4 Realms, Black 4; Enforcers" in text
-    assert "Next: White to move (turn 9w)." in text
+    # the tie-break on a line of its own, whole (issue 23.10)
+    assert "Score so far: White 4 Realms, Black 4;\n  Enforcers (mobile + in supply) White " in text
+    assert "Next: White to move (#9w)." in text
 
 
 def test_a_broken_record_reports_its_last_legal_turn_and_why_it_stops():
     r = replay_of(SAMPLE.replace("Pd6d1(Be2)", "Pd6d2(Be2)"))
     text = render_report_text(r)
-    assert "Turn 7w, White" in text
+    assert "Turn #7w, White" in text
     assert "The record goes on with a turn that cannot be played (7b):" in text
 
 
@@ -145,7 +147,7 @@ def test_a_game_with_no_turn_yet():
     r = replay_of("---\ngame: New\nwhite: Ann\nblack: Bo\n---\n")
     text = render_report_text(r)
     assert "No turn has been played yet." in text
-    assert "Next: White to place a Base (turn 1w)." in text
+    assert "Next: White to place a Base (#1w)." in text
     assert text.endswith("Moves:\n(none yet)\n")
     check_html(render_report_html(r, board_svg=STUB_SVG))
 
@@ -209,7 +211,7 @@ def test_html_with_the_real_svg_board_is_self_contained(sample):
     pytest.importorskip("pbem.render.board_svg")
     html = render_report_html(sample, turn_index=index_of(sample, "11w"))
     assert html.count("<svg") == 1 and "<pre" not in html
-    assert "Drawn on the board: the last turn, 11w:" in html
+    assert "Drawn on the board: the last turn, #11w:" in html
     check_html(html)
 
 

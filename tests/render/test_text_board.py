@@ -80,7 +80,7 @@ def test_render_text_without_last_is_unchanged_and_with_last_adds_a_line(replay)
     plain = render_text(t.after)
     assert MARK not in plain
     marked = render_text(t.after, last=t)
-    assert "* = squares changed by the last turn, 11w: Pj7j10(Bk11),Pl9c9,El7a7(xBb8,xEa7)" in (
+    assert "* = squares changed by the last turn, #11w: Pj7j10(Bk11),Pl9c9,El7a7(xBb8,xEa7)" in (
         marked
     )
     # the same lines otherwise, once the marks are taken out

@@ -15,6 +15,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.referee.clock import Interval, as_utc
+from pbem.rules.game import counted
 
 _ONE = timedelta(days=1)
 
@@ -224,7 +225,8 @@ def request_vacation(
     if last > limit:
         raise VacationError(
             f"vacation {asked} is too far ahead: the last day may be at most "
-            f"{rules.max_ahead_days} days from today, that is {limit.isoformat()}",
+            f"{counted(rules.max_ahead_days, 'day', 'days')} from today, that is "
+            f"{limit.isoformat()}",
             code="vacation.too_far",
         )
     new = Vacation(first, last)

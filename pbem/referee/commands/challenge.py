@@ -20,6 +20,7 @@ from pbem.referee.outgoing.letters import letter
 from pbem.referee.store import accounts, games
 from pbem.referee.work.starting import start_game
 from pbem.referee.work.unit import Unit
+from pbem.rules.game import counted
 
 _CHALLENGE = re.compile(r"challenge <?([^\s<>@]+@[^\s<>@]+)>?(?: ruleset (\S+))?(?: (.+))?")
 #: the words that make a challenged game rated or not, anywhere after the address
@@ -59,11 +60,12 @@ def cmd_challenge(unit: Unit, order: Order) -> None:
     limit = options.max_open_challenges
     mine = len(accounts.open_challenges(conn, unit.email, "challenger"))
     if mine >= limit:
-        raise Refusal(f"you have {mine} open challenge(s), the most this referee allows "
-                      f"({limit}): withdraw one ('withdraw challenge N') first", order)
+        raise Refusal(f"you have {counted(mine, 'open challenge', 'open challenges')}, the "
+                      f"most this referee allows ({limit}): withdraw one ('withdraw challenge N') "
+                      "first", order)
     if len(games.games_of(conn, unit.email, playing=True)) >= options.max_games:
-        raise Refusal(f"you play {options.max_games} games already, the most this "
-                      "referee allows at once", order)
+        raise Refusal(f"you play {counted(options.max_games, 'game', 'games')} already, the "
+                      "most this referee allows at once", order)
     if accounts.open_between(conn, unit.email, other):
         raise Refusal(f"there is already an open challenge between you and {other}", order)
     clock_text = format_settings(settings) if settings is not None else None
@@ -109,8 +111,8 @@ def cmd_answer(unit: Unit, order: Order) -> None:
     if verb == "accept":
         for who in (row["challenger"], row["challenged"]):
             if len(games.games_of(conn, who, playing=True)) >= options.max_games:
-                raise Refusal(f"{who} plays {options.max_games} games already, the most "
-                              "this referee allows at once", order)
+                raise Refusal(f"{who} plays {counted(options.max_games, 'game', 'games')} "
+                              "already, the most this referee allows at once", order)
         try:
             ruleset = load_ruleset(row["ruleset"])
             settings = parse_settings(row["clock"]) if row["clock"] else None

@@ -9,6 +9,7 @@ from pbem.referee.store import accounts
 from pbem.referee.store import games as stored
 from pbem.referee.store.games import load_game
 from pbem.referee.work.unit import Unit
+from pbem.rules.game import turn_name
 
 
 @command("games", scope="player", info=True)
@@ -23,7 +24,7 @@ def cmd_games(unit: Unit, order: Order) -> None:
         else:
             pos = game.position
             whose = "your move" if mine.side is pos.to_move else f"{other.name}'s move"
-            state = f"{whose} ({pos.turn_number()}{pos.to_move.letter})"
+            state = f"{whose} ({turn_name(pos.turn_label())})"
         lines.append(f"game {game.id} ({game.name}): you play {mine.title} v {other.name}; "
                      f"{state}")
         if game.status == "playing":

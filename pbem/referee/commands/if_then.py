@@ -22,6 +22,7 @@ from pbem.referee.intake.orders import Order
 from pbem.referee.intake.refusal import Refusal
 from pbem.referee.store import games
 from pbem.referee.store import standing_conditions as conditions
+from pbem.referee.store.offers import OfferKind
 from pbem.referee.store.standing_conditions import Standing
 from pbem.referee.turns.conditions import (
     Condition,
@@ -37,7 +38,7 @@ from pbem.referee.turns.conditions import (
 from pbem.referee.turns.play import canonical_text, live_turn
 from pbem.referee.turns.wording import in_player_words
 from pbem.referee.work.unit import Unit
-from pbem.rules.game import GamePosition, Phase
+from pbem.rules.game import GamePosition, Phase, turn_name
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
@@ -98,7 +99,7 @@ def cmd_conditions(unit: Unit, order: Order) -> None:
     if standing is None or standing.from_seq != game.seq or unit.over:
         unit.sections.append((TITLE, "You have no conditional turns standing."))
         return
-    label = unit.board.turn_label()
+    label = turn_name(unit.board.turn_label())
     text = "\n".join([f"They answer {unit.me.other.title}'s turn {label} "
                       f"({lines_of(count_lines(standing.conditions))}); the first line that "
                       "matches is played:", "", *format_conditions(standing.conditions)])
@@ -131,9 +132,9 @@ def settle(unit: Unit) -> None:
         play_waiting(unit, base)
 
 
-#: what an offer (the stored ``what:side``) is, in the notice to a conditional answer's owner
-OFFERED = {"draw": ("a draw", "draw"), "end": ("to end the game by agreement", "end"),
-           "takeback": ("to take back the last turn", "takeback")}
+#: what an offer is, in the notice to a conditional answer's owner
+OFFERED = {OfferKind.DRAW: "a draw", OfferKind.END: "to end the game by agreement",
+           OfferKind.TAKEBACK: "to take back the last turn"}
 
 
 def _waiting(unit: Unit, base: int) -> tuple[Standing, tuple[int, str]] | None:
@@ -217,7 +218,7 @@ def keep_set(unit: Unit, from_seq: int) -> None:
     games.log(unit.conn, game.id, "conditions",
               f"{me.title} sent conditional turns ({lines_of(count)})")
     said = (f"Your conditional turns stand ({lines_of(count)}, secret): they answer "
-            f"{me.other.title}'s turn {unit.board.turn_label()}, and replace any set "
+            f"{me.other.title}'s turn {turn_name(unit.board.turn_label())}, and replace any set "
             f"sent before. {HOWTO}")
     if unit.turns:
         unit.tell(me, said)
@@ -250,7 +251,7 @@ def answer_in_advance(unit: Unit, base: int) -> None:
         if fired is None or k != len(unit.turns) - 1:
             missed(unit, waiting, turn)
             return
-        if unit.offer is not None and unit.offer.endswith(f":{turn.side.letter}"):
+        if unit.offer is not None and unit.offer.side is turn.side:
             wait_for_offer(unit, waiting, turn, fired.condition)
             return
         if not play_answer(unit, waiting, turn.label, canonical_text(turn), turn.side,
@@ -278,14 +279,16 @@ def wait_for_offer(unit: Unit, waiting: Side, turn: PlayedTurn, cond: Condition)
     """The turn came with an offer: a conditional answer never answers a question its
     owner has not seen. It waits (the set stays as it is) until he declines the offer
     (then it is played), accepts it (the game ends) or sends another turn (it goes)."""
-    what = str(unit.offer).split(":")[0]
-    words, verb = OFFERED.get(what, (what, what))
-    unit.tell(waiting, f"{turn.side.title} played {turn.label} and offers {words}. Your "
+    assert unit.offer is not None
+    what = unit.offer.kind
+    words, verb = OFFERED[what], what.value
+    played = turn_name(turn.label)
+    accepting = f"takes back {played}" if what is OfferKind.TAKEBACK else "ends the game"
+    unit.tell(waiting, f"{turn.side.title} played {played} and offers {words}. Your "
                        f"conditional answer to it (line {cond.line} of the mail that sent "
                        f"your set: 'if {cond.reply} then {cond.answer}') waits for your "
-                       f"reply: 'decline {verb}' plays it, 'accept {verb}' "
-                       f"{'takes back ' + turn.label if what == 'takeback' else 'ends the game'}"
-                       ", and any other turn you send replaces it.")
+                       f"reply: 'decline {verb}' plays it, 'accept {verb}' {accepting}, and "
+                       "any other turn you send replaces it.")
     games.log(unit.conn, unit.the_game.id, "conditions",
               f"{waiting.title}'s conditional answer to {turn.label} waits for the offer "
               "to be answered")
@@ -294,7 +297,7 @@ def wait_for_offer(unit: Unit, waiting: Side, turn: PlayedTurn, cond: Condition)
 def missed(unit: Unit, waiting: Side, turn: PlayedTurn) -> None:
     conditions.drop(unit.conn, unit.the_game.id, waiting)
     unit.changed = True
-    unit.tell(waiting, f"{turn.side.title}'s turn {turn.label} matched none of your "
+    unit.tell(waiting, f"{turn.side.title}'s turn {turn_name(turn.label)} matched none of your "
                        "conditional turns, so they are dropped: reply with your turn as usual.")
     games.log(unit.conn, unit.the_game.id, "conditions",
               f"{waiting.title}'s conditional turns did not match {turn.label}: dropped")
@@ -321,19 +324,19 @@ def play_answer(unit: Unit, side: Side, label: str, text: str, mover: Side,
         unit.position = kept[1]
         del unit.notices[kept[2]:]
         conditions.drop(unit.conn, unit.the_game.id, side)
-        unit.tell(side, f"Your conditional answer to {label} could not be played "
+        unit.tell(side, f"Your conditional answer to {turn_name(label)} could not be played "
                         f"({why}), so your conditional turns are dropped.")
         return False
     assert outcome.played is not None
     answer = outcome.played
     unit.changed = True
     unit.notices.insert(kept[2], (
-        f"{mover.title} played {label} ({text}), and {side.title} "
-        f"answered at once with {answer.label}, a turn sent in advance."))
+        f"{mover.title} played {turn_name(label)} ({text}), and {side.title} "
+        f"answered at once with {turn_name(answer.label)}, a turn sent in advance."))
     unit.tell(side, f"Your conditional turn on line {cond.line} of the mail that sent it "
                     f"fired: 'if {cond.reply} then {cond.answer}'.")
     if unit.offer is not None:
-        unit.notices.append(f"The offer that stood lapsed with {answer.label}.")
+        unit.notices.append(f"The offer that stood lapsed with {turn_name(answer.label)}.")
         unit.offer = None
     games.log(unit.conn, unit.the_game.id, "conditions",
               f"{side.title} answered {label} with a turn sent in advance")

@@ -11,12 +11,11 @@ from pbem.referee.intake.orders import Order
 from pbem.referee.intake.refusal import Refusal
 from pbem.referee.store import games
 from pbem.referee.work.tournament import (
-    crosstable_lines,
     display_name,
     enter,
     entry_of,
+    event_lines,
     find,
-    schedule_lines,
     table,
 )
 from pbem.referee.work.tournament_play import withdraw
@@ -67,5 +66,4 @@ def cmd_standings(unit: Unit, order: Order) -> None:
         t = table(unit.conn, find(unit.conn, _event_name(order)))
     except PbemError as exc:
         raise Refusal(exc.message, order) from None
-    unit.sections.append(("Standings", "\n".join(
-        crosstable_lines(t) + (["", *schedule_lines(t)] if t.divisions else []))))
+    unit.sections.append(("Standings", "\n".join(event_lines(t))))

@@ -12,7 +12,7 @@ from pbem.referee.store import games
 from pbem.referee.turns.play import live_turn, play_turn
 from pbem.referee.turns.wording import in_player_words
 from pbem.referee.work.unit import Unit
-from pbem.rules.game import Phase
+from pbem.rules.game import Phase, turn_name
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
@@ -25,8 +25,8 @@ def cmd_turn(unit: Unit, order: Order) -> None:
         raise Refusal("the game is over: nothing more may be played", order)
     if pos.to_move is not me:
         raise Refusal(
-            f"it is not your turn: {pos.to_move.title} is to move (turn "
-            f"{pos.turn_number()}{pos.to_move.letter})", order,
+            f"it is not your turn: {pos.to_move.title} is to move "
+            f"({turn_name(pos.turn_label())})", order,
         )
     outcome = live_turn(pos, order.text, dict(unit.the_game.headers()),
                         case_repairs=unit.options.case_repairs)
@@ -67,7 +67,7 @@ def forced_passes(unit: Unit) -> None:
         unit.position = forced.played.after
         unit.notices.append(
             f"{forced.played.side.title} has no legal move and passes "
-            f"({forced.played.label}); the referee wrote the pass."
+            f"({turn_name(forced.played.label)}); the referee wrote the pass."
         )
 
 

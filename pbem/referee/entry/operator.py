@@ -19,7 +19,7 @@ from pbem.referee.store import games, transaction
 from pbem.referee.store.games import Game, load_game
 from pbem.referee.work.commit import commit
 from pbem.referee.work.rollback import rollback_to, undo_last
-from pbem.rules.game import RESULTS
+from pbem.rules.game import RESULTS, turn_name
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
@@ -123,7 +123,7 @@ def rollback(referee: Referee, game_id: int, turn: str, force: bool = False) -> 
         if keep[0] == game.seq:
             raise OperatorRefused(f"game {game_id} is at {turn} already: nothing to roll back")
         what = ("the game is rolled back to the start" if wanted == "start"
-                else f"the game is rolled back to after turn {wanted}")
+                else f"the game is rolled back to after {turn_name(wanted)}")
         game = rollback_to(referee.conn, game, keep[0], referee.now(), what)
         games.log(referee.conn, game.id, "operator", what)
         referee.mailer.tell_players(

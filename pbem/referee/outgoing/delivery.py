@@ -51,6 +51,11 @@ class Delivery:
     #: mails given up in this run (refused for good, or out of attempts), in words
     given_up: list[str] = field(default_factory=list)
 
+    def describe(self) -> str:
+        """The run in one line, as ``pbem flush`` prints it."""
+        given_up = f", {len(self.given_up)} given up" if self.given_up else ""
+        return f"{self.sent} sent, {self.failed} still queued{given_up}"
+
 
 def _me() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"

@@ -11,13 +11,13 @@ values come from the ``limits`` section of ``config.yaml`` (its ranges are check
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass, replace
 from typing import Any
 
 from pbem.referee.config.home import Config
 from pbem.referee.intake.orders import Order
 from pbem.referee.outgoing.compose import Outgoing
+from pbem.render.prose import fill
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +85,9 @@ def folded(text: str, width: int = TEXT_WIDTH) -> str:
             out.append(line)
             continue
         indent = line[: len(line) - len(line.lstrip(" "))]
-        out.append(textwrap.fill(line.strip(" "), width, initial_indent=indent,
-                                 subsequent_indent=indent + "  " if indent else "",
-                                 break_long_words=False,
-                                 break_on_hyphens=False))
+        # where its clauses end first, never inside a short bracket (issue 23.10: a
+        # tie-break is not parted from its numbers)
+        out.append(fill(line.strip(" "), width, indent, indent + "  " if indent else ""))
     return "\n".join(out)
 
 

@@ -41,7 +41,7 @@ from pbem.referee.store import accounts, delivery, games, transaction
 from pbem.referee.store.games import Game, Player
 from pbem.referee.turns.wording import examples, wrap
 from pbem.render.text_board import render_text
-from pbem.rules.game import GamePosition, Phase, result_words
+from pbem.rules.game import GamePosition, Phase, counted, result_words, turn_name
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
@@ -89,7 +89,7 @@ def next_words(game: Game) -> str:
     if game.status == "over":
         return f"The game is over: {game.result}."
     pos = game.position
-    return f"Next: {pos.to_move.title} to move (turn {pos.turn_number()}{pos.to_move.letter})."
+    return f"Next: {pos.to_move.title} to move ({turn_name(pos.turn_label())})."
 
 
 def who(p: Player) -> str:
@@ -238,9 +238,9 @@ class Mailer:
         now = self.now()
         links = page_links(self.config, game.id)
         ratings = report_line(self.conn, game, self.options.ratings)
-        labels = last.label
+        labels = turn_name(last.label)
         if played > 1 and len(replay.turns) >= played:
-            labels = f"{replay.turns[-played].label} to {last.label}"
+            labels = f"{turn_name(replay.turns[-played].label)} to {turn_name(last.label)}"
         for p in game.players.values() if players else ():  # at the end: the result mail
             lines = [*clock_lines(game, now, zone=self.zone(p.email)), ratings]
             top = [*notes, *(private or {}).get(p.side, ())]
@@ -249,7 +249,7 @@ class Mailer:
             if after.phase is Phase.OVER:
                 state = "the game is over"
             elif after.to_move is p.side:
-                state = f"your move (#{after.turn_number()}{after.to_move.letter})"
+                state = f"your move ({turn_name(after.turn_label())})"
             else:
                 state = f"{after.to_move.title} to move"
             out = self.to(game, p, "report", f"{labels} played; {state}", Letter(text, html),
@@ -284,7 +284,7 @@ class Mailer:
             return
         text, html, pictures = report_parts(replay, flip=False, top=list(notes), links=links,
                                             after=lines)
-        subject = f"{game.name}: {label} played (you observe game {game.id})"
+        subject = f"{game.name}: {turn_name(label)} played (you observe game {game.id})"
         for email in emails:
             if self._held(email, game, subject, text):
                 continue
@@ -344,8 +344,8 @@ class Mailer:
         zone = self.zone(p.email)
         when = clock.format_instant(deadline, zone)
         head = "Reminder" if first else "Last reminder: today is the day"
-        text = (f"{head}: your move in game {game.id} ({pos.turn_number()}"
-                f"{pos.to_move.letter}) is due by {when}.\n\n"
+        text = (f"{head}: your move in game {game.id} ({turn_name(pos.turn_label())}) is due "
+                f"by {when}.\n\n"
                 + render_text(pos, flip=p.flip) + "\n\n"
                 + "\n".join(clock_lines(game, self.now(), with_settings=False, zone=zone)))
         board = self.board(game, p.flip)
@@ -502,7 +502,7 @@ class Mailer:
         day = now.date().isoformat()
         pictures = tuple(pic for b in boards.values() for pic in b.pictures)
         self.queue(Outgoing("digest", email, f"Realm referee: your digest for {day} "
-                            f"({len(rows)} report(s))", body.text, body.html,
+                            f"({counted(len(rows), 'report', 'reports')})", body.text, body.html,
                             account_token=token, pictures=pictures, listed="digest"), None)
         accounts.digest_sent(self.conn, email, [r["id"] for r in rows], day)
         return len(rows)

@@ -117,6 +117,18 @@ class MailCheck:
     records: list[tuple[str, str, str]]
     notes: list[str]
 
+    def lines(self, from_address: str, domain: str) -> list[str]:
+        """The check as ``pbem check-mail`` prints it: the problems (or that mail from
+        ``from_address`` is signed for ``domain``), the DNS records, then the notes."""
+        lines = [f"problem: {problem}" for problem in self.problems]
+        if not self.problems:
+            lines.append(f"ok: mail from {from_address} is DKIM-signed for {domain}")
+        lines += ["", "Publish in DNS:"]
+        lines += [f"{name}. IN {kind} \"{value}\"" for name, kind, value in self.records]
+        lines.append("")
+        lines += [f"note: {note}" for note in self.notes]
+        return lines
+
 
 def check_dkim(settings: DkimSettings | None, from_address: str,
                smtp_host: str | None) -> MailCheck:

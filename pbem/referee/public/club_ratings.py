@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from pbem.errors import PbemError
 from pbem.ratings.glicko2 import Settings
-from pbem.ratings.table import Finished, Standing, fold
+from pbem.ratings.table import PROVISIONAL_WORDS, Finished, Standing, fold
 from pbem.records.rulesets import load_ruleset, preset_names
 from pbem.referee.store import games as store
 from pbem.rules.pieces import Side
@@ -121,5 +121,5 @@ def report_line(conn: sqlite3.Connection, game: store.Game, settings: Settings) 
         parts.append(f"{p.title} {shown}")
     line = f"Ratings in {played.title}: {', '.join(parts)}."
     if any(part.endswith("?") for part in parts):  # said where it is shown (issue 23.10)
-        line += " (? provisional: too few rated games yet to be sure.)"
+        line += f" (? provisional: {PROVISIONAL_WORDS}.)"
     return line

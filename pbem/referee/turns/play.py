@@ -17,7 +17,7 @@ from pbem.notation.syntax import EntryText, TurnText
 from pbem.notation.write import entry_of
 from pbem.records.replay import GameError, PlayedTurn, replay_turn
 from pbem.referee.turns.turn_line import read_turn_line
-from pbem.rules.game import GamePosition
+from pbem.rules.game import GamePosition, turn_name
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
@@ -88,8 +88,10 @@ def play_turn(
         return TurnOutcome(
             None,
             GameError(
-                f"this turn is numbered {entry.number}, but the game is at turn {number} "
-                f"({side.title} to move): an old or repeated order is never played",
+                f"this turn is numbered {entry.number}, but the game is at "
+                f"{turn_name(f'{number}{side.letter}')} ({side.title} to move): an old or "
+                f"repeated order is never played. To play now, write "
+                f"{turn_name(f'{number}{side.letter}')} (or no number at all)",
                 "mail.stale",
                 _shift(entry.span, len(prefix)),
                 f"{number}{side.letter}",

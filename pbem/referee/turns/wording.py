@@ -8,12 +8,12 @@ turns in a record) are left out where a player cannot use them.
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import replace
 
 from pbem.records.replay import GameError
 from pbem.referee.turns.play import play_turn
 from pbem.render.legal_text import legal_listing
+from pbem.render.prose import fill
 from pbem.rules.game import GamePosition, Phase
 from pbem.rules.geometry import parse_square
 from pbem.rules.registry import game_of
@@ -24,10 +24,9 @@ WIDTH = 78
 
 
 def wrap(text: str, indent: str = "    ") -> str:
-    """Lines of at most 78 characters, continued lines indented."""
-    return "\n".join(textwrap.fill(line, WIDTH, subsequent_indent=indent,
-                                   break_long_words=False, break_on_hyphens=False)
-                     for line in text.split("\n"))
+    """Lines of at most 78 characters, continued lines indented; folded where a clause
+    ends first (``pbem.render.prose``)."""
+    return "\n".join(fill(line, WIDTH, "", indent) for line in text.split("\n"))
 
 
 def in_player_words(error: GameError, position: GamePosition, first: bool) -> GameError:

@@ -15,6 +15,7 @@ from pbem.referee.store.games import load_game, record_text
 from pbem.referee.work.hook_events import after_commit
 from pbem.referee.work.tournament import crosstable_for_game, game_over
 from pbem.referee.work.unit import Unit
+from pbem.rules.game import turn_name
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
@@ -101,12 +102,12 @@ def commit(unit: Unit) -> None:
             how = END_WORDS[unit.ended].format(side=mover)
         else:  # the game's own ending on the board
             how = game_of(game.position).end_words_after(
-                game.position, unit.turns[-1].label if unit.turns else None)
+                game.position, turn_name(unit.turns[-1].label) if unit.turns else None)
         game_over(conn, mailer, unit.now, game.id)  # a game of an event: the next round?
         on_top: dict[Side, list[str]] = {}
         if unit.turns:
             ending = games.stored_turns(conn, game.id)[-len(unit.turns):]
-            last = "; ".join(f"{label} {text}" for label, text in ending)
+            last = "; ".join(f"{turn_name(label)} {text}" for label, text in ending)
             for one in (Side.WHITE, Side.BLACK):
                 on_top[one] = [f"Played: {last}", *unit.notices, *unit.private.get(one, [])]
         mailer.results(game, how, inc, row, event=crosstable_for_game(conn, game.id),

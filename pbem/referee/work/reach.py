@@ -32,6 +32,7 @@ from pbem.referee.outgoing.mailer import Mailer
 from pbem.referee.outgoing.operator_notice import notify_operator
 from pbem.referee.store import accounts, delivery, games
 from pbem.referee.store.games import Game, load_game
+from pbem.rules.game import counted
 
 #: soft bounces in a row that make a player unreachable
 SOFT_IN_A_ROW = 2
@@ -118,7 +119,8 @@ def mark_unreachable(conn: sqlite3.Connection, config: Config, mailer: Mailer, a
         found = game.clock()
         if found is not None:
             games.save_clock(conn, game.id, clock.hold(found[1], now, until))
-        waits = (f"; the clock waits until he writes again, at most {grace} days (to "
+        days = counted(grace, "day", "days")
+        waits = (f"; the clock waits until he writes again, at most {days} (to "
                  f"{clock.format_instant(until)})" if found is not None else "")
         games.log(conn, game.id, "unreachable", f"{me.title}'s mail bounces ({why}): "
                   f"unreachable{waits}")
@@ -128,7 +130,7 @@ def mark_unreachable(conn: sqlite3.Connection, config: Config, mailer: Mailer, a
             f"The referee's mail to {me.title} ({me.name}) bounces ({why}): {me.title} may "
             "not have seen the last report. "
             + (f"{me.title}'s clock does not run out meanwhile: it waits until {me.title} "
-               f"writes again, at most {grace} days." if found is not None else "")
+               f"writes again, at most {days}." if found is not None else "")
             + " You need do nothing; your own turns are played as usual.",
             kind="notice")
         notify_operator(
@@ -136,7 +138,7 @@ def mark_unreachable(conn: sqlite3.Connection, config: Config, mailer: Mailer, a
             f"game {game.id}: {me.title}'s mail bounces",
             f"The mail to {address} ({me.title} in game {game.id}) bounces ({why}). The "
             f"player is marked unreachable: his mail is held, the clock waits at most "
-            f"{grace} days (bounces.grace_days), and the next mail from him clears the "
+            f"{days} (bounces.grace_days), and the next mail from him clears the "
             "mark. Tell him another way if you can.", game_id=game.id)
 
 
@@ -155,7 +157,8 @@ def grace_over(conn: sqlite3.Connection, config: Config, now: datetime) -> int:
                 conn, config, f"grace:{r['email']}:{game.id}:{int(since.timestamp())}",
                 f"game {game.id}: the grace for an unreachable player is over",
                 f"The mail to {r['email']} has bounced since {clock.format_instant(since)} "
-                f"and the grace of {grace.days} days is over: the clock runs again. Decide: "
+                f"and the grace of {counted(grace.days, 'day', 'days')} is over: the clock "
+                "runs again. Decide: "
                 f"`pbem set-deadline {game.id} DATE`, `pbem pause {game.id}` or "
                 f"`pbem adjudicate {game.id} RESULT`.", game_id=game.id)
     return told
@@ -205,14 +208,16 @@ def welcome_back(conn: sqlite3.Connection, config: Config, mailer: Mailer, addre
         for r in missed:
             subject, text = _text_of(bytes(r["raw"]))
             sections.append({"title": subject, "text": text})
+        these = "this mail" if len(missed) == 1 else f"these {len(missed)} mails"
         body = letter("reply", player=address, sections=[
             {"title": "While your mail bounced",
-             "text": f"The referee's mail to you bounced, so these {len(missed)} mail(s) may "
-                     "not have reached you. Here they are again, oldest first."},
+             "text": f"The referee's mail to you bounced, so {these} may not have reached "
+                     "you. Here they are again, oldest first."},
             *sections])
         token = accounts.ensure_account(conn, address)
+        missed_count = counted(len(missed), "mail", "mails")
         mailer.queue(mailer.to_address("missed", address,
-                                       f"Realm referee: what you missed ({len(missed)} mails)",
+                                       f"Realm referee: what you missed ({missed_count})",
                                        body, token=token), None)
         delivery.drop_held(conn, [r["id"] for r in missed])
     return True

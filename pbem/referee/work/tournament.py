@@ -390,6 +390,29 @@ def as_json(t: EventTable) -> dict[str, Any]:
             "divisions": divisions}
 
 
+def opened_line(event: Event) -> str:
+    """What ``pbem tournament new`` says of the event it created."""
+    return (f"{event.name}: open for entries ({event.format}, {event.ruleset}"
+            f"{', clock ' + event.clock if event.clock else ', no clock'}"
+            f"{'' if event.rated else ', unrated'})")
+
+
+def events_overview(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Every event in brief (``pbem tournaments --json``): name, format, status, ruleset,
+    players entered, rounds."""
+    return [{"name": e.name, "format": e.format, "status": e.status, "ruleset": e.ruleset,
+             "players": len(store.entries(conn, e.id)), "rounds": e.rounds}
+            for e in store.events(conn)]
+
+
+def overview_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """``pbem tournaments``: one line per event of ``events_overview``."""
+    if not rows:
+        return ["no events yet (pbem tournament new NAME --format ...)"]
+    return [f"{r['name']}  {r['format']}  {r['status']}  {r['ruleset']}  {r['players']} players"
+            for r in rows]
+
+
 def crosstable_lines(t: EventTable) -> list[str]:
     """The crosstable and standings as text (78 columns for up to 12 players a division in
     a round robin, one line per player in a Swiss event)."""
@@ -487,6 +510,14 @@ def schedule_lines(t: EventTable) -> list[str]:
                     result += f" ({b.how})"
                 lines.append(f"  board {b.board:<3} game {b.game:<5} {d.names[b.white]} - "
                              f"{d.names[b.black]}: {result}")
+    return lines
+
+
+def event_lines(t: EventTable) -> list[str]:
+    """``pbem tournament show``: the crosstable and standings, then every game by round."""
+    lines = crosstable_lines(t)
+    if t.divisions:
+        lines += ["", *schedule_lines(t)]
     return lines
 
 

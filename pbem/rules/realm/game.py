@@ -26,6 +26,7 @@ from pbem.rules.game import (
     PieceTable,
     Resolved,
     SideTable,
+    counted,
     result_words,
 )
 from pbem.rules.geometry import CENTER, SQUARE_NAMES, parse_square
@@ -50,7 +51,7 @@ from pbem.rules.realm.resolve import (
     resolve_sacrifice,
 )
 from pbem.rules.realm.ruleset import FEATURED, OPTION_HELP, Ruleset, option_range
-from pbem.rules.realm.scoring import counted, score
+from pbem.rules.realm.scoring import score
 from pbem.rules.realm.snapshot import position_from_snapshot, snapshot_data
 from pbem.rules.repairs import square_readings
 from pbem.rules.values import quick

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pbem.rules.game import counted
 from pbem.rules.geometry import CENTER
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.realm.position import Position
@@ -38,11 +39,6 @@ class Score:
             )
             text += f"; Enforcers ({what}) White {ew}, Black {eb}"
         return text
-
-
-def counted(n: int, one: str, many: str) -> str:
-    """'1 Realm', '2 Realms', '0 Realms': a count agrees with its noun."""
-    return f"{n} {one if n == 1 else many}"
 
 
 def score(position: Position) -> Score:

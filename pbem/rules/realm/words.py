@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from pbem.rules.game import Phase, Resolved, join_words, result_words, with_article
+from pbem.rules.game import (
+    Phase,
+    Resolved,
+    counted,
+    join_words,
+    result_words,
+    turn_name,
+    with_article,
+)
 from pbem.rules.geometry import REALM_OF, realm_name, square_name
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.realm.actions import (
@@ -142,17 +150,20 @@ def turn_kind(resolved: Sequence[Resolved]) -> str:
 
 
 def _realms(n: int) -> str:
-    return f"{n} Realm" + ("" if n == 1 else "s")
+    return counted(n, "Realm", "Realms")
 
 
 def describe_result(position: Position) -> str:
-    """The verdict of a finished game with the numbers that decided it."""
+    """The verdict of a finished game with the numbers that decided it; where the Realms
+    are level, the tie-break is a clause of its own (after '; '), so that a folded line
+    never parts it from its numbers."""
     s = score(position)
     result = position.result or s.result
     (w, b), (ew, eb) = s.realms, s.enforcers
-    counted = "mobile + in supply" + (" + Bases captured" if s.captures_count else "")
+    by = "mobile + in supply" + (" + Bases captured" if s.captures_count else "")
     if result == "1/2-1/2":
-        return f"a draw, 1/2-1/2: {_realms(w)} each, and {ew} Enforcers ({counted}) each"
+        enforcers = counted(ew, "Enforcer", "Enforcers")
+        return f"a draw, 1/2-1/2: {_realms(w)} each; on the tie-break, {enforcers} ({by}) each"
     winner = Side.WHITE if result == "1-0" else Side.BLACK
     mine, theirs = (w, b) if winner is Side.WHITE else (b, w)
     if mine != theirs:
@@ -162,8 +173,8 @@ def describe_result(position: Position) -> str:
         )
     e_mine, e_theirs = (ew, eb) if winner is Side.WHITE else (eb, ew)
     return (
-        f"{result_words(result)} {result}: {_realms(mine)} each, then "
-        f"Enforcers ({counted}) {e_mine} to {winner.other.title}'s {e_theirs}"
+        f"{result_words(result)} {result}: {_realms(mine)} each; on the tie-break, "
+        f"Enforcers ({by}) {e_mine} to {winner.other.title}'s {e_theirs}"
     )
 
 
@@ -182,15 +193,15 @@ def describe_end(position: Position, last_side: Side | None = None) -> str:
 
 
 def describe_next(position: Position) -> str:
-    """Whose turn it is: 'Black to move (turn 11b)', 'White to place a Power (turn 4w)'."""
+    """Whose turn it is: 'Black to move (#11b)', 'White to place a Power (#4w)'."""
     if position.phase is Phase.OVER:
         return describe_end(position)
     side = position.to_move
     label = position.turn_label()
     if position.phase is Phase.SETUP:
         kind = expected_kind(position)
-        return f"{side.title} to place {with_article(kind.title)} (turn {label})"
-    return f"{side.title} to move (turn {label})"
+        return f"{side.title} to place {with_article(kind.title)} ({turn_name(label)})"
+    return f"{side.title} to move ({turn_name(label)})"
 
 
 def pieces_words(position: Position, side: Side) -> str:
