@@ -1,8 +1,9 @@
 """``pbem ratings [PATH...] [--game NAME]``: the Glicko-2 table of the club.
 
 Without PATHs, of the referee's games (its store and its ``ratings:`` settings); with
-PATHs, of record files, as ``pbem archive`` rates them. It lives in the referee's layer
-because only this layer may read both the records and the referee's store.
+PATHs, of record files, as ``pbem archive`` rates them: the store's games through
+``pbem.referee.public.club_ratings``, the files' through ``pbem.records.rated``; the table
+is ``pbem.render.ratings``'s.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from pbem.referee.intake.orders import Order
 from pbem.referee.intake.refusal import Refusal
 from pbem.referee.store import games
 from pbem.referee.store import standing_conditions as conditions
+from pbem.referee.store.offers import OfferKind
 from pbem.referee.store.standing_conditions import Standing
 from pbem.referee.turns.conditions import (
     Condition,
@@ -131,9 +132,9 @@ def settle(unit: Unit) -> None:
         play_waiting(unit, base)
 
 
-#: what an offer (the stored ``what:side``) is, in the notice to a conditional answer's owner
-OFFERED = {"draw": ("a draw", "draw"), "end": ("to end the game by agreement", "end"),
-           "takeback": ("to take back the last turn", "takeback")}
+#: what an offer is, in the notice to a conditional answer's owner
+OFFERED = {OfferKind.DRAW: "a draw", OfferKind.END: "to end the game by agreement",
+           OfferKind.TAKEBACK: "to take back the last turn"}
 
 
 def _waiting(unit: Unit, base: int) -> tuple[Standing, tuple[int, str]] | None:
@@ -250,7 +251,7 @@ def answer_in_advance(unit: Unit, base: int) -> None:
         if fired is None or k != len(unit.turns) - 1:
             missed(unit, waiting, turn)
             return
-        if unit.offer is not None and unit.offer.endswith(f":{turn.side.letter}"):
+        if unit.offer is not None and unit.offer.side is turn.side:
             wait_for_offer(unit, waiting, turn, fired.condition)
             return
         if not play_answer(unit, waiting, turn.label, canonical_text(turn), turn.side,
@@ -278,15 +279,16 @@ def wait_for_offer(unit: Unit, waiting: Side, turn: PlayedTurn, cond: Condition)
     """The turn came with an offer: a conditional answer never answers a question its
     owner has not seen. It waits (the set stays as it is) until he declines the offer
     (then it is played), accepts it (the game ends) or sends another turn (it goes)."""
-    what = str(unit.offer).split(":")[0]
-    words, verb = OFFERED.get(what, (what, what))
+    assert unit.offer is not None
+    what = unit.offer.kind
+    words, verb = OFFERED[what], what.value
     played = turn_name(turn.label)
+    accepting = f"takes back {played}" if what is OfferKind.TAKEBACK else "ends the game"
     unit.tell(waiting, f"{turn.side.title} played {played} and offers {words}. Your "
                        f"conditional answer to it (line {cond.line} of the mail that sent "
                        f"your set: 'if {cond.reply} then {cond.answer}') waits for your "
-                       f"reply: 'decline {verb}' plays it, 'accept {verb}' "
-                       f"{'takes back ' + played if what == 'takeback' else 'ends the game'}"
-                       ", and any other turn you send replaces it.")
+                       f"reply: 'decline {verb}' plays it, 'accept {verb}' {accepting}, and "
+                       "any other turn you send replaces it.")
     games.log(unit.conn, unit.the_game.id, "conditions",
               f"{waiting.title}'s conditional answer to {turn.label} waits for the offer "
               "to be answered")

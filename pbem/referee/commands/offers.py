@@ -7,6 +7,7 @@ from pbem.errors import RuleError
 from pbem.referee.commands.registry import command
 from pbem.referee.intake.orders import Order
 from pbem.referee.intake.refusal import Refusal
+from pbem.referee.store.offers import Offer, OfferKind
 from pbem.referee.work.unit import Unit
 from pbem.rules.registry import game_of
 
@@ -28,7 +29,8 @@ def cmd_offer(unit: Unit, order: Order) -> None:
                       "by agreement: it ends by its own rule, by resignation or by an agreed "
                       "draw", order)
     words, noun = WORDS[what]
-    mine, theirs = f"{what}:{me.letter}", f"{what}:{me.other.letter}"
+    kind = OfferKind(what)
+    mine, theirs = Offer(kind, me), Offer(kind, me.other)
     if verb == "offer":
         if unit.offer == mine:
             raise Refusal(f"you have already offered {words}", order)

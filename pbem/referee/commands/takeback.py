@@ -7,6 +7,7 @@ from pbem.referee.commands.registry import command
 from pbem.referee.intake.orders import Order
 from pbem.referee.intake.refusal import Refusal
 from pbem.referee.store import games
+from pbem.referee.store.offers import Offer, OfferKind
 from pbem.referee.work.rollback import rollback_to
 from pbem.referee.work.unit import Unit
 from pbem.rules.game import turn_name
@@ -21,12 +22,12 @@ def cmd_takeback(unit: Unit, order: Order) -> None:
     last = games.last_turn(unit.conn, unit.the_game.id)
     if last is None or unit.turns:
         raise Refusal("there is no turn to take back", order)
-    if unit.offer == f"takeback:{me.letter}":
+    if unit.offer == Offer(OfferKind.TAKEBACK, me):
         raise Refusal("you have already asked to take back the last turn", order)
-    if unit.offer == f"takeback:{me.other.letter}":
+    if unit.offer == Offer(OfferKind.TAKEBACK, me.other):
         raise Refusal("your opponent has already asked for that: reply 'accept takeback'",
                       order)
-    unit.offer, unit.offer_before, unit.changed = f"takeback:{me.letter}", False, True
+    unit.offer, unit.offer_before, unit.changed = Offer(OfferKind.TAKEBACK, me), False, True
     unit.notices.append(
         f"{me.title} asks to take back the last turn played ({turn_name(last[1])}). "
         f"{me.other.title} may reply 'accept takeback' or 'decline takeback'; the request "
@@ -38,7 +39,7 @@ def cmd_takeback(unit: Unit, order: Order) -> None:
 def cmd_answer(unit: Unit, order: Order) -> None:
     verb = order.name.split("-")[0]
     me = unit.me
-    if unit.offer != f"takeback:{me.other.letter}" or unit.turns or unit.ended:
+    if unit.offer != Offer(OfferKind.TAKEBACK, me.other) or unit.turns or unit.ended:
         raise Refusal(f"there is no request from your opponent to take back a turn to {verb}",
                       order)
     unit.offer, unit.changed = None, True

@@ -15,15 +15,16 @@ from datetime import datetime
 from pbem.referee.outgoing.mailer import END_WORDS, clock_lines
 from pbem.referee.store import games
 from pbem.referee.store.games import Game, load_game
+from pbem.referee.store.offers import OfferKind
 from pbem.referee.work.reach import unreachable_words
 from pbem.rules.game import turn_name
 from pbem.rules.pieces import Side
 
 #: what ``pbem games`` says when there is nothing to list
 NO_GAMES = "no games yet: start one with `pbem new --white EMAIL --black EMAIL`"
-#: an offer on the table, as ``pbem show`` names it (``Game.offer`` is ``what:side``)
-OFFER_WORDS = {"end": "to end by agreement", "draw": "a draw",
-               "takeback": "to take back the last turn"}
+#: an offer on the table, as ``pbem show`` names it
+OFFER_WORDS = {OfferKind.END: "to end by agreement", OfferKind.DRAW: "a draw",
+               OfferKind.TAKEBACK: "to take back the last turn"}
 
 
 def game_lines(conn: sqlite3.Connection, now: datetime) -> Iterator[str]:
@@ -59,9 +60,8 @@ def status_lines(conn: sqlite3.Connection, game: Game, now: datetime) -> list[st
     """``pbem show``, under the board: the offer pending, the clock, who cannot be reached."""
     lines = []
     if game.offer:
-        what, side = game.offer.split(":")
-        words = OFFER_WORDS.get(what, what)
-        lines.append(f"Pending: {'White' if side == 'w' else 'Black'} offers {words}")
+        words = OFFER_WORDS[game.offer.kind]
+        lines.append(f"Pending: {game.offer.side.title} offers {words}")
     lines += clock_lines(game, now)
     if game.status == "playing":
         lines += unreachable_words(conn, game)

@@ -22,6 +22,7 @@ from pbem.records.replay import Replay, replay_game
 from pbem.records.rulesets import load_ruleset, preset_names
 from pbem.records.snapshot import dump_snapshot, load_snapshot
 from pbem.referee.clock import ClockSettings, ClockState
+from pbem.referee.store.offers import Offer, from_stored, stored
 from pbem.rules.game import GamePosition
 from pbem.rules.pieces import Side
 from pbem.rules.registry import featured, game_of
@@ -70,7 +71,7 @@ class Game:
     result: str | None
     end_reason: str | None
     record: str
-    offer: str | None
+    offer: Offer | None
     players: dict[Side, Player]
     seq: int
     position: GamePosition
@@ -136,7 +137,7 @@ def load_game(conn: sqlite3.Connection, game_id: int) -> Game:
         result=row["result"],
         end_reason=row["end_reason"],
         record=row["record"],
-        offer=row["offer"],
+        offer=from_stored(row["offer"]),
         players=players,
         seq=last["seq"],
         position=load_snapshot(last["snapshot"]),
@@ -285,7 +286,7 @@ def position_at(conn: sqlite3.Connection, game_id: int, seq: int) -> GamePositio
     return load_snapshot(row[0])
 
 
-def save_game(conn: sqlite3.Connection, game_id: int, *, record: str, offer: str | None,
+def save_game(conn: sqlite3.Connection, game_id: int, *, record: str, offer: Offer | None,
               status: str, result: str | None, end_reason: str | None) -> None:
     """The game's new state. A game that ends now gets its ``finished_at``; one already
     over keeps it; one back in play (a rollback after its end) loses it."""
@@ -294,7 +295,7 @@ def save_game(conn: sqlite3.Connection, game_id: int, *, record: str, offer: str
         "UPDATE games SET record = ?, offer = ?, status = ?, result = ?, end_reason = ?, "
         "updated_at = ?, finished_at = CASE WHEN ? = 'over' THEN "
         "CASE WHEN status = 'over' THEN COALESCE(finished_at, ?) ELSE ? END END WHERE id = ?",
-        (record, offer, status, result, end_reason, now, status, now, now, game_id),
+        (record, stored(offer), status, result, end_reason, now, status, now, now, game_id),
     )
 
 

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 
 from pbem.referee.store.games import Game
+from pbem.referee.store.offers import Offer, from_stored, stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +20,7 @@ class Kept:
     seq: int
     turns: list[dict[str, object]]
     record: str
-    offer: str | None
+    offer: Offer | None
     status: str
     result: str | None
     end_reason: str | None
@@ -33,7 +34,7 @@ def keep(conn: sqlite3.Connection, game: Game, removed: list[dict[str, object]],
         "INSERT INTO rollbacks (game_id, at, seq, turns, record, offer, status, result, "
         "end_reason, clock_state, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (game.id, time.time(), min((int(str(r["seq"])) for r in removed), default=game.seq + 1)
-         - 1, json.dumps(removed), game.record, game.offer, game.status, game.result,
+         - 1, json.dumps(removed), game.record, stored(game.offer), game.status, game.result,
          game.end_reason, game.clock_state, why),
     )
 
@@ -44,8 +45,9 @@ def last(conn: sqlite3.Connection, game_id: int) -> Kept | None:
                        "ORDER BY id DESC LIMIT 1", (game_id,)).fetchone()
     if row is None:
         return None
-    return Kept(row["id"], row["seq"], json.loads(row["turns"]), row["record"], row["offer"],
-                row["status"], row["result"], row["end_reason"], row["clock_state"], row["why"])
+    return Kept(row["id"], row["seq"], json.loads(row["turns"]), row["record"],
+                from_stored(row["offer"]), row["status"], row["result"], row["end_reason"],
+                row["clock_state"], row["why"])
 
 
 def undone(conn: sqlite3.Connection, kept: Kept) -> None:

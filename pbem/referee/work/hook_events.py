@@ -21,6 +21,7 @@ from pbem.referee.outgoing.webhooks import check_url, hook_body
 from pbem.referee.public.publish import page_links
 from pbem.referee.store import delivery
 from pbem.referee.store.games import Game, Player
+from pbem.referee.store.offers import Offer, OfferKind
 from pbem.rules.game import turn_name
 from pbem.rules.pieces import Side
 
@@ -85,7 +86,7 @@ def queue_event(conn: sqlite3.Connection, config: Config, game: Game, event: str
 
 
 def after_commit(conn: sqlite3.Connection, config: Config, game: Game, *, played: bool,
-                 ended: bool, new_offer: str | None) -> None:
+                 ended: bool, new_offer: Offer | None) -> None:
     """The events of one unit (``commit``): its end, or whose turn it became; an offer."""
     if ended:
         queue_event(conn, config, game, "end", list(Side),
@@ -96,9 +97,8 @@ def after_commit(conn: sqlite3.Connection, config: Config, game: Game, *, played
         queue_event(conn, config, game, "turn", [pos.to_move],
                     f"{game.name}: {_called(mover)} to move ({turn_name(pos.turn_label())}).")
     if new_offer is not None and not ended:
-        what, side = new_offer.split(":")
-        offerer = Side.WHITE if side == "w" else Side.BLACK
-        words = {"end": "to end the game by agreement", "draw": "a draw",
-                 "takeback": "to take back the last turn"}.get(what, what)
+        offerer = new_offer.side
+        words = {OfferKind.END: "to end the game by agreement", OfferKind.DRAW: "a draw",
+                 OfferKind.TAKEBACK: "to take back the last turn"}[new_offer.kind]
         queue_event(conn, config, game, "offer", [offerer.other],
                     f"{game.name}: {offerer.title} offers {words}.")

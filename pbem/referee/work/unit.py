@@ -20,6 +20,7 @@ from pbem.referee.intake.inbox import Incoming
 from pbem.referee.intake.orders import Order
 from pbem.referee.outgoing.mailer import Mailer
 from pbem.referee.store.games import Game, Player
+from pbem.referee.store.offers import Offer
 from pbem.rules.game import GamePosition, Phase
 from pbem.rules.pieces import Side
 
@@ -42,7 +43,7 @@ class Unit:
     game: Game | None = None
     side: Side | None = None
     position: GamePosition | None = None
-    offer: str | None = None
+    offer: Offer | None = None
     #: the offer stood before this mail (a turn lapses it; an offer made with the turn stays)
     offer_before: bool = False
     turns: list[PlayedTurn] = field(default_factory=list)
