@@ -4,7 +4,9 @@
 #   always: fonts-dejavu-core (the letters of the mailed PNG board, drawn by resvg) and
 #           tzdata (the players' time zones, for zoneinfo)
 #   test:   also chromium (the browser tests), dovecot-imapd and openssl (the IMAP tests),
-#           nodejs and npm (npm installs axe-core, the accessibility check: scripts/test.sh)
+#           nodejs and npm (npm installs axe-core, the accessibility check: scripts/test.sh),
+#           postgresql (the tests start their own throw-away server as an unprivileged
+#           user: tests/pgserver.py; the referee's tests run a second time on it)
 # Without root (or apt-get) it only says what is missing: the tests that need it skip.
 set -euo pipefail
 missing=()
@@ -16,6 +18,7 @@ if [ "${1:-}" = test ]; then
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)
   command -v node >/dev/null 2>&1 || missing+=(nodejs)
   command -v npm >/dev/null 2>&1 || missing+=(npm)
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -5,12 +5,15 @@
 # fonts-dejavu-core and time zones tzdata. As root, scripts/setup-system.sh installs them.
 # axe-core (the accessibility check of every page and mail) comes from the npm registry, at
 # the version tests/axe/package-lock.json pins.
+# The referee's tests (tests/referee, tests/hostile) run a second time with every referee
+# home's store on PostgreSQL (PBEM_TEST_STORE=postgresql: a throw-away server of Debian's
+# postgresql package, tests/pgserver.py; the psycopg driver is the postgresql extra).
 # The notation's tests run a second time with the lowest lark pyproject.toml allows (the
 # suite itself runs with the newest), in .venv-lark-low: pbem uses lark's public API only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-system.sh test
-bash scripts/setup-env.sh test
+bash scripts/setup-env.sh test,postgresql
 if command -v npm >/dev/null 2>&1; then
   [ -f tests/axe/node_modules/axe-core/axe.min.js ] ||
     npm ci --prefix tests/axe --no-audit --no-fund --loglevel=error >/dev/null
@@ -26,4 +29,11 @@ PY=${PYTHON:-python3}
 .venv-lark-low/bin/python -m pip install --quiet --disable-pip-version-check \
   "lark==$lowest" "pyyaml>=6" "pytest>=8" "hypothesis>=6.100"
 PYTHONPATH=. .venv-lark-low/bin/python -m pytest -q -p no:cacheprovider tests/notation
+# the referee's tests on PostgreSQL (skipped, with a note, where no server can be had)
+if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  PBEM_TEST_STORE=postgresql .venv/bin/python -m pytest -q -p no:cacheprovider \
+    tests/referee tests/hostile
+else
+  echo "note: postgresql is not installed: the referee's tests ran on SQLite only" >&2
+fi
 .venv/bin/python -m pytest -q "$@"

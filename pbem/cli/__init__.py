@@ -37,6 +37,7 @@ COMMAND_MODULES = (
     "pbem.cli.site",
     "pbem.cli.ratings",
     "pbem.cli.tournament",
+    "pbem.cli.store",
 )
 
 

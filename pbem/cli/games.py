@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from pbem.cli import options
 from pbem.cli.home import finish, game_id, open_home
 from pbem.cli.printable import printable
 from pbem.errors import EXIT_OK, PbemError, UsageError
+
+if TYPE_CHECKING:
+    from pbem.referee.config.home import Home
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,10 +26,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         "init", help="create the referee's data folder",
         description="Create $PBEM_HOME with a working config.yaml, the SQLite store, the "
         "outbox and inbox Maildirs. Asks nothing unless on a terminal; running it again "
-        "only brings the store's schema up to date.",
+        "only brings the store's schema up to date. With --store postgresql://user@host/db "
+        "the store is that (empty) PostgreSQL database instead, for several referee hosts "
+        "on one store (docs/referee.md); its password comes from PGPASSWORD or "
+        "PBEM_STORE_PASSWORD, never from config.yaml.",
     )
     options.home(p)
     p.add_argument("--address", help="the referee's email address (default referee@localhost)")
+    p.add_argument("--store", metavar="URL",
+                   help="keep the store in this PostgreSQL database (postgresql://user@host/db; "
+                   "needs pip install 'pbem[postgresql]'); written into config.yaml")
     p.set_defaults(func=cmd_init)
 
     p = sub.add_parser(
@@ -78,10 +87,14 @@ def cmd_init(args: argparse.Namespace, out: TextIO) -> int:
 
     from pbem.referee.config.home import DEFAULT_CONFIG, Home, home_path, parse_config
     from pbem.referee.store import connect
+    from pbem.referee.store.engine import has_password, redact
 
     home = Home(home_path(args.home))
     if home.root.exists() and not home.root.is_dir():
         raise UsageError(f"{home.root} exists and is not a folder")
+    if args.store and has_password(args.store):  # before anything is made
+        raise UsageError("--store must not hold the password: set PGPASSWORD or "
+                         "PBEM_STORE_PASSWORD, or use ~/.pgpass")
     address = args.address
     if home.exists():
         out.write(f"{home.root}: already set up; ")
@@ -100,13 +113,45 @@ def cmd_init(args: argparse.Namespace, out: TextIO) -> int:
         except OSError as exc:
             raise UsageError(f"cannot create {home.root}: {exc.strerror or exc}") from None
         out.write(f"{home.root}: created {home.config_path.name}; ")
+    if args.store:
+        _set_store(home, args.store)
     config = home.load_config()
-    conn = connect(home.db_path, create=True)
+    target = home.store_target(config)
+    conn = connect(target, create=True)
     conn.close()
     mailbox.Maildir(str(home.outbox_path), create=True)
     mailbox.Maildir(str(home.inbox_path(config)), create=True)
-    out.write(f"store {home.db_path.name} up to date; outbox {home.outbox_path}\n")
+    shown = home.db_path.name if target == home.db_path else redact(str(target))
+    out.write(f"store {shown} up to date; outbox {home.outbox_path}\n")
     return EXIT_OK
+
+
+def _set_store(home: Home, url: str) -> None:
+    """Write ``store: URL`` into config.yaml (replacing one there), after checking it: a
+    PostgreSQL URL without a password, and the driver installed."""
+    import re
+
+    from pbem.referee.config.checks import ConfigError
+    from pbem.referee.config.home import parse_config
+
+    url = url.strip()
+    text = home.config_path.read_text(encoding="utf-8")
+    lines = [ln for ln in text.splitlines() if not re.match(r"store\s*:", ln)]
+    new = "\n".join(lines).rstrip("\n") + (
+        "\n# the store: this PostgreSQL database (its password from the environment)\n"
+        f"store: {url}\n")
+    try:
+        parse_config(new, str(home.config_path))
+    except ConfigError as exc:
+        raise UsageError(f"--store: {exc.message}") from None
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise UsageError("--store postgresql://...: the PostgreSQL driver is not installed; "
+                         "pip install 'pbem[postgresql]'") from None
+    if not any(re.match(r"store\s*:\s*" + re.escape(url) + r"\s*$", ln)
+               for ln in text.splitlines()):
+        home.config_path.write_text(new, encoding="utf-8")
 
 
 def cmd_new(args: argparse.Namespace, out: TextIO) -> int:

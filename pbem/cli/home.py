@@ -16,22 +16,21 @@ from pbem.cli.printable import printable
 from pbem.errors import UsageError
 
 if TYPE_CHECKING:
-    import sqlite3
-
     from pbem.referee.config.home import Config, Home
+    from pbem.referee.store.engine import Connection
 
 
-def open_home(args: argparse.Namespace) -> tuple[Home, Config, sqlite3.Connection]:
+def open_home(args: argparse.Namespace) -> tuple[Home, Config, Connection]:
     """The home named by ``--home`` (else $PBEM_HOME, else ./pbem-home), its config, its store."""
     from pbem.referee.config.home import Home, home_path
     from pbem.referee.store import connect
 
     home = Home(home_path(args.home))
     config = home.load_config()
-    return home, config, connect(home.db_path)
+    return home, config, connect(home.store_target(config))
 
 
-def finish(args: argparse.Namespace, home: Home, config: Config, conn: sqlite3.Connection,
+def finish(args: argparse.Namespace, home: Home, config: Config, conn: Connection,
            *, hooks: bool = True) -> None:
     """After a run: the live site's changed pages, then the mail (unless --no-send), then
     the webhooks (after the mail: a hook never delays one). The tournament commands pass
@@ -43,7 +42,7 @@ def finish(args: argparse.Namespace, home: Home, config: Config, conn: sqlite3.C
         deliver_queued(home, config, conn, hooks=hooks)
 
 
-def deliver_queued(home: Home, config: Config, conn: sqlite3.Connection, *,
+def deliver_queued(home: Home, config: Config, conn: Connection, *,
                    hooks: bool = True) -> bool:
     """Deliver what is queued; say on stderr what failed. True if everything went."""
     from pbem.referee.outgoing.delivery import deliver
@@ -55,7 +54,7 @@ def deliver_queued(home: Home, config: Config, conn: sqlite3.Connection, *,
     return result.failed == 0
 
 
-def call_hooks(conn: sqlite3.Connection, config: Config, everything: bool = False) -> None:
+def call_hooks(conn: Connection, config: Config, everything: bool = False) -> None:
     """Call the webhooks that are due (``everything``: also those waiting for a retry)."""
     from pbem.referee.outgoing.hook_outbox import deliver_hooks
 

@@ -20,10 +20,9 @@ from pbem.cli.printable import printable
 from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, PbemError, UsageError
 
 if TYPE_CHECKING:
-    import sqlite3
-
     from pbem.referee.config.home import Config, Home
     from pbem.referee.entry.service import Handled
+    from pbem.referee.store.engine import Connection
 
 #: sysexits' EX_TEMPFAIL: an MTA keeps the message and tries the pipe again later
 EX_TEMPFAIL = 75
@@ -119,7 +118,7 @@ def cmd_mail(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _handle_stdin(args: argparse.Namespace) -> tuple[Handled, Home, Config, sqlite3.Connection]:
+def _handle_stdin(args: argparse.Namespace) -> tuple[Handled, Home, Config, Connection]:
     """Read the mail on standard input and handle it (committed when this returns)."""
     from pbem.referee.entry.service import Referee
     from pbem.referee.intake.inbox import looks_like_mail
@@ -151,7 +150,8 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
     imap = config.extra.get("imap")
     source: MessageSource
     if args.maildir is None and imap is not None:
-        source = ImapMessageSource(imap, home.db_path)  # a PbemError says what is wrong
+        # a PbemError says what is wrong
+        source = ImapMessageSource(imap, home.store_target(config))
     else:
         path = Path(args.maildir) if args.maildir else home.inbox_path(config)
         try:

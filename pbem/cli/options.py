@@ -6,7 +6,9 @@ command's parser: ``options.home(p)`` is ``--home`` wherever a command reads the
 referee's data folder, so the flag and its help cannot drift apart between commands.
 A parameter says only what differs between commands in meaning (whose clock, what the
 JSON looks like), never the flag. ``tests/test_cli_options.py`` fails if a flag written
-here is written anywhere else in ``pbem/cli``, or if any flag is written twice.
+here is written anywhere else in ``pbem/cli``, or if a flag is written at two places
+outside this module (but for a few words, such as ``--force``, that mean different
+things to different commands; the test names them and why).
 """
 
 from __future__ import annotations

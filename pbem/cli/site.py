@@ -17,9 +17,8 @@ from pbem.cli.home import game_id, open_home
 from pbem.errors import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
-    import sqlite3
-
     from pbem.referee.config.home import Config, Home
+    from pbem.referee.store.engine import Connection
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -100,7 +99,7 @@ def cmd_site(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def update_site(home: Home, config: Config, conn: sqlite3.Connection) -> int:
+def update_site(home: Home, config: Config, conn: Connection) -> int:
     """Rewrite the pages of the games that changed; how many. Never fails the caller's
     run: a site that cannot be written is said on stderr and caught up next time."""
     from pbem.errors import PbemError

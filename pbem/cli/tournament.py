@@ -19,10 +19,9 @@ from pbem.cli.home import finish, game_id, open_home
 from pbem.errors import EXIT_INVALID, EXIT_OK, PbemError, UsageError
 
 if TYPE_CHECKING:
-    import sqlite3
-
     from pbem.referee.config.home import Config
     from pbem.referee.entry.service import Referee
+    from pbem.referee.store.engine import Connection
     from pbem.referee.store.tournaments import Event
 
 
@@ -112,7 +111,7 @@ class _Run:
     """What a step on an event may use: the store, the config and, made when first asked
     for (``add`` and ``show`` need none), a referee for the mail it writes."""
 
-    def __init__(self, conn: sqlite3.Connection, config: Config) -> None:
+    def __init__(self, conn: Connection, config: Config) -> None:
         self.conn = conn
         self.config = config
         self._referee: Referee | None = None

@@ -371,6 +371,7 @@ def _replayed(text: str, start: str) -> Any:
     """
     ip = parser().parse_interactive(None, start=start)
     scanner = Scanner(text, Reading.line_offset)
+    fed: list[Token] = []
     for tok in scanner.tokens():
         choices = {name for name in ip.choices() if name.isupper()}
         if tok.type not in choices:
@@ -382,8 +383,46 @@ def _replayed(text: str, start: str) -> Any:
                                                allowed=allowed)
                 raise UnexpectedToken(tok, allowed)
             tok = read
-        ip.feed_token(tok)  # may raise, after reductions: the parser's own error
+        try:
+            ip.feed_token(tok)  # may raise, after reductions: the parser's own error
+        except UnexpectedToken as exc:
+            raise _comma_kept(exc, fed, start) from None
+        fed.append(tok)
     return ip.feed_eof()
+
+
+def _comma_kept(exc: UnexpectedToken, fed: list[Token], start: str) -> UnexpectedToken:
+    """lark's error after reductions, with ``','`` among what was expected where the token
+    that broke the turn follows its second or later move (``15.Pj2f2/Pl4h4(Bh5),Pl5l12Bk11``).
+
+    There a comma could still have gone on with the turn, and the error said so before
+    the tokenizer was rebuilt. Now the parser's states after such a move are shared by
+    White's and Black's turns (LALR), so a token that could begin Black's turn after
+    White's moves (``Bk11``) is first reduced after Black's moves too, and lark raises its
+    error in a later state, where no comma is expected. The state before the token,
+    rebuilt from the tokens fed (on an error's path only), says whether a comma could
+    have followed there.
+    """
+    if "COMMA" in exc.expected or not _after_later_move(fed):
+        return exc
+    ip = parser().parse_interactive(None, start=start)
+    for tok in fed:
+        ip.feed_token(tok)
+    if "COMMA" in ip.accepts():
+        exc.expected = {*exc.expected, "COMMA"}
+    return exc
+
+
+def _after_later_move(fed: list[Token]) -> bool:
+    """The last tokens fed are a comma and a move (its event list written apart after it,
+    ``Pc1c2 (Bc3)``, or not): a turn's second or later move."""
+    i = len(fed) - 1
+    if i >= 0 and fed[i].type == "RPAR":
+        while i >= 0 and fed[i].type != "LPAR":
+            i -= 1
+        i -= 1
+    return i >= 1 and fed[i].type in ("MOVE", "MOVE_EVENTS", "MOVE_RUN") \
+        and fed[i - 1].type == "COMMA"
 
 
 def _in_context(tok: Token, choices: set[str], scanner: Scanner) -> Token | None:

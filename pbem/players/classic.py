@@ -9,10 +9,10 @@ now and then. Randomness comes only from ``rng``: the same seed, the same game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
+from pbem.players.steps import Rng
 from pbem.rules.classic.actions import Action, Move
 from pbem.rules.classic.game import action_text, move_text
 from pbem.rules.classic.legal import legal_moves, legal_placements, second_moves
@@ -33,11 +33,6 @@ P_ANY = 0.15
 P_DOUBLE = 0.4
 #: turns after which a game is left unfinished
 MAX_TURNS = 600
-
-
-class Rng(Protocol):
-    def random(self) -> float: ...
-    def choice(self, seq: Sequence[T]) -> T: ...
 
 
 def _gain(position: Position, move: Move) -> float:

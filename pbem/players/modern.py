@@ -10,9 +10,16 @@ goes through ``apply_move``; randomness comes only from ``rng``.
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar
-
-from pbem.players.steps import Playout, Step, Turn, play_out
+from pbem.players.steps import (
+    Playout,
+    Rng,
+    Step,
+    Turn,
+    moves_turn,
+    passed,
+    play_out,
+    play_placement,
+)
 from pbem.players.steps import written_turn as steps_written
 from pbem.rules.geometry import BORDER_SQUARES, CENTER, REALM_OF
 from pbem.rules.modern.game import canonical_of
@@ -22,6 +29,7 @@ from pbem.rules.modern.position import Position, initial_position
 from pbem.rules.modern.rules import MODERN, ModernRules
 from pbem.rules.modern.turns import (
     Move,
+    TurnState,
     apply_move,
     apply_pass,
     apply_placement,
@@ -31,21 +39,13 @@ from pbem.rules.modern.turns import (
     movable,
     placeable_squares,
 )
-from pbem.rules.move_turns import Pass, Placement
+from pbem.rules.move_turns import Placement
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.written import ActionText
-
-T = TypeVar("T")
 
 MAX_TURNS = 400
 #: how often a piece with a capturing line takes it
 P_CAPTURE = 0.9
-
-
-class Rng(Protocol):
-    def random(self) -> float: ...
-
-    def choice(self, seq: list[T] | tuple[T, ...]) -> T: ...
 
 
 def random_ruleset(rng: Rng) -> ModernRules:
@@ -69,42 +69,36 @@ def _placement(rng: Rng, pos: Position) -> Step:
     kind = Kind.POWER if not has_ca and (placed == 7 or rng.random() < 1 / (8 - placed)) \
         else Kind.ENFORCER
     action = Placement(kind, rng.choice(placeable_squares(pos, side)))
-    after, events = apply_placement(pos, action)
-    return Step(side, action, tuple(events), pos.board, after)
+    return play_placement(pos, action, apply_placement)
 
 
 def choose_turn(rng: Rng, pos: Position) -> Turn:
     side = pos.to_move
     pieces = movable(pos, side)
     if not pieces:
-        after, events = apply_pass(pos)
-        return (Step(side, Pass(), tuple(events), pos.board, after),)
+        return passed(pos, apply_pass)
     realms = sorted({REALM_OF[s] for s in pieces})
     realm = rng.choice(realms)
     pending = set(mobile_in(pos.board, side, realm))
-    state = begin_turn(pos)
-    steps: list[Step] = []
-    while pending and not state.over:
+
+    def next_move(state: TurnState) -> Move | None:
+        """A piece of the Realm not moved yet, by one of its lines; None when none can."""
+        if not pending:
+            return None
         board = state.position.board
         view = Realms(board, side)
         options = {s: list(lines_from(view, s)) for s in sorted(pending)}
         options = {s: ls for s, ls in options.items() if ls}
         if not options:
-            break
+            return None
         capturing = [s for s, ls in options.items() if any(line.capture for line in ls)]
         frm = rng.choice(capturing) if capturing and rng.random() < P_CAPTURE else rng.choice(
             sorted(options)
         )
-        line = _pick_line(rng, options[frm], side)
-        move = _as_move(rng, board, line)
-        state, events = apply_move(state, move)
         pending.discard(frm)
-        after = finish_turn(state) if state.over else state.position
-        steps.append(Step(side, move, tuple(events), board, after))
-    if not state.over:
-        last = steps[-1]
-        steps[-1] = Step(last.side, last.action, last.events, last.before, finish_turn(state))
-    return tuple(steps)
+        return _as_move(rng, board, _pick_line(rng, options[frm], side))
+
+    return moves_turn(pos, begin_turn, apply_move, finish_turn, next_move)
 
 
 def _pick_line(rng: Rng, lines: list[Line], side: Side) -> Line:

@@ -10,12 +10,19 @@ so nothing illegal is played; randomness comes only from ``rng``.
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar
-
-from pbem.players.steps import Playout, Step, Turn, play_out
+from pbem.players.steps import (
+    Playout,
+    Rng,
+    Step,
+    Turn,
+    moves_turn,
+    passed,
+    play_out,
+    play_placement,
+)
 from pbem.players.steps import written_turn as steps_written
 from pbem.rules.geometry import REALM_SQUARES, REALMS
-from pbem.rules.move_turns import Pass, Placement
+from pbem.rules.move_turns import Placement
 from pbem.rules.oriental.game import canonical_of
 from pbem.rules.oriental.pieces import NEIGHBOURS, Board
 from pbem.rules.oriental.position import Position, initial_position
@@ -36,20 +43,10 @@ from pbem.rules.oriental.warning import surrounding_turn
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.written import ActionText
 
-T = TypeVar("T")
-
 #: turns of play after which a game is cut off unfinished
 MAX_TURNS = 400
 #: how often a player who could surround at once does so
 P_TAKE_WIN = 0.97
-
-
-class Rng(Protocol):
-    def random(self) -> float: ...
-
-    def choice(self, seq: list[T] | tuple[T, ...]) -> T: ...
-
-    def shuffle(self, x: list[T]) -> None: ...
 
 
 def random_ruleset(rng: Rng) -> OrientalRules:
@@ -79,16 +76,14 @@ def _placement(rng: Rng, pos: Position) -> Step:
         len(kinds) == 1 or rng.random() < 1 / (8 - placed)
     ) else Kind.ENFORCER
     action = Placement(kind, rng.choice(placeable_squares(pos)))
-    after, events = apply_placement(pos, action)
-    return Step(side, action, tuple(events), pos.board, after)
+    return play_placement(pos, action, apply_placement)
 
 
 def choose_turn(rng: Rng, pos: Position) -> Turn:
     """One turn for the side to move: a win if there is one, else a random one."""
     side = pos.to_move
     if not has_legal_turn(pos, side):
-        after, events = apply_pass(pos)
-        return (Step(side, Pass(), tuple(events), pos.board, after),)
+        return passed(pos, apply_pass)
     if rng.random() < P_TAKE_WIN:
         win = surrounding_turn(pos, side.other)
         if win is not None:
@@ -125,21 +120,9 @@ def _touches_enemy(board: Board, sq: int, side: Side) -> bool:
 
 
 def _play(pos: Position, moves: list[Move]) -> Turn:
-    side = pos.to_move
-    state = begin_turn(pos)
-    steps = []
-    for m in moves:
-        before = state.position.board
-        state, events = apply_move(state, m)
-        if state.over:
-            steps.append(Step(side, m, tuple(events), before, finish_turn(state)))
-            return tuple(steps)
-        steps.append(Step(side, m, tuple(events), before, state.position))
-    after = finish_turn(state)
-    last = steps[-1]
-    steps[-1] = Step(last.side, last.action, last.events, last.before, after)
-    return tuple(steps)
-
+    """The moves played in order, until the game ends inside the turn."""
+    chosen = iter(moves)
+    return moves_turn(pos, begin_turn, apply_move, finish_turn, lambda _: next(chosen, None))
 
 
 def written_turn(turn: Turn) -> tuple[ActionText, ...]:

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from pbem.errors import RuleError
+from pbem.players.steps import Rng
 from pbem.rules.game import Phase
 from pbem.rules.geometry import (
     BORDER_SQUARES,
@@ -126,18 +127,6 @@ _POWER = Kind.POWER
 _ENFORCER = Kind.ENFORCER
 _BASE = Kind.BASE
 _CHOICES = ("event.enforcer-choice", "event.immobilise-choice")
-
-
-class Rng(Protocol):
-    """What the policy needs of a random source (``random.Random`` has it all)."""
-
-    def random(self) -> float: ...
-
-    def choice(self, seq: list[T] | tuple[T, ...]) -> T: ...
-
-    def shuffle(self, x: list[T]) -> None: ...
-
-    def sample(self, population: list[T], k: int) -> list[T]: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -419,22 +419,13 @@ class Game(ABC, Generic[RulesetT, PositionT, StateT]):
     def legal_listing(self, position: PositionT, *, every: bool = False) -> JSONObject:
         """What ``pbem moves --json`` prints: ``phase``, ``to_move``, ``turn``,
         ``result``, ``placements`` (list), ``moves`` (square -> list), ``pass`` (bool),
-        and the game's own extras."""
-        playing = position.phase is not Phase.OVER
-        listing: JSONObject = {
-            "phase": position.phase.value,
-            "to_move": position.to_move.key if playing else None,
-            "turn": position.turn_label() if playing else None,
-            "result": position.result,
-            "placements": [],
-            "moves": {},
-            "pass": False,
-        }
+        and the game's own extras (``listing_head``)."""
+        listing = listing_head(position)
         if position.phase is Phase.SETUP:
             listing["placements"] = [
                 format_action(a) for a in self.legal_actions(self.begin_turn(position))
             ]
-        elif playing:
+        elif position.phase is Phase.PLAY:
             listing["moves"] = {
                 SQUARE_NAMES[pm.square]: list(pm.moves) for pm in self.legal_by_piece(position)
             }
@@ -681,6 +672,24 @@ class Game(ABC, Generic[RulesetT, PositionT, StateT]):
 
     def __repr__(self) -> str:
         return f"<game {self.name}>"
+
+
+def listing_head(position: GamePosition, **extras: object) -> JSONObject:
+    """A ``legal_listing`` before its actions are filled in: who is to move in which
+    turn (nobody once the game is over), no placements, no moves, the game's own
+    ``extras`` (empty values) after the moves, and ``pass`` last, so that every game's
+    listing has the same fields in the same order."""
+    playing = position.phase is not Phase.OVER
+    return {
+        "phase": position.phase.value,
+        "to_move": position.to_move.key if playing else None,
+        "turn": position.turn_label() if playing else None,
+        "result": position.result,
+        "placements": [],
+        "moves": {},
+        **extras,
+        "pass": False,
+    }
 
 
 def merged_options(

@@ -4,16 +4,18 @@ Oriental and Modern Realm.
 What those adapters did alike lives here once: the turn under way, the refusal of
 anything joined to a placement or a pass, resolving a placement or a pass, the
 position as the turn stands and at its end, and whether the side to move has a turn.
-Each game says how it starts, plays and ends its moves, places a piece and passes
-(the abstract hooks below); its moves stay its own.
+Each game hands over its engine (``MoveEngine``: how it starts and ends its moves,
+places a piece, passes, and whether a side can move) and its default ruleset (which
+makes the rulesets), and says how it plays one written move (``resolve_move``); its
+moves and its words stay its own.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from pbem.errors import RuleError
 from pbem.rules.game import (
@@ -21,10 +23,10 @@ from pbem.rules.game import (
     ActionRuleError,
     Game,
     GamePosition,
+    GameRuleset,
     Phase,
     PositionT,
     Resolved,
-    RulesetT,
 )
 from pbem.rules.geometry import SQUARE_NAMES, parse_square
 from pbem.rules.pieces import Kind, Side
@@ -45,6 +47,19 @@ class Moves(Protocol[P_co]):
 
 #: a game's own state of the moves of a turn (its ``turns.TurnState``)
 MovesT = TypeVar("MovesT", bound=Moves[Any])
+
+
+class OptionsRuleset(GameRuleset, Protocol):
+    """A ruleset that makes its variants: itself with some options changed."""
+
+    def with_options(self, options: Mapping[str, Any], name: str | None = None) -> Self:
+        """A copy with ``options`` over it, named ``name`` (or after the options); a
+        RulesetError in the game's words for an unknown option or a bad value."""
+        ...
+
+
+#: a move-turn game's own ruleset
+OptionsT = TypeVar("OptionsT", bound=OptionsRuleset)
 
 _SINGLE = (
     "a placement or a pass is the whole turn: nothing else may be joined to it with a comma"
@@ -84,6 +99,25 @@ class GameEnded:
     result: str
 
 
+@dataclass(frozen=True, slots=True)
+class MoveEngine(Generic[P, S]):
+    """A game's engine as ``MoveTurnGame`` plays it: the functions of the game's own
+    ``turns`` module, and the writer of its actions (``Resolved.writer``)."""
+
+    #: the state of the moves of a turn that begins at a position
+    begin: Callable[[P], S]
+    #: the position once the moves of the turn are all played
+    finish: Callable[[S], P]
+    #: a placement (the whole turn): the position after it and its events
+    place: Callable[[P, Placement], tuple[P, Sequence[object]]]
+    #: a pass (the whole turn): the position after it and its events
+    pass_turn: Callable[[P], tuple[P, Sequence[object]]]
+    #: whether a side has a move in a position in play
+    can_move: Callable[[P, Side], bool]
+    #: an action resolved by this engine in canonical text
+    writer: Callable[[Resolved], ActionText]
+
+
 #: the result when ``side`` wins, and a draw's
 WIN = {Side.WHITE: "1-0", Side.BLACK: "0-1"}
 DRAW = "1/2-1/2"
@@ -95,6 +129,15 @@ def check_playing(position: GamePosition) -> None:
         raise RuleError("turn.setup", "set-up is not finished: pieces are placed, not moved")
     if position.phase is Phase.OVER:
         raise RuleError("turn.game-over", "the game is over: nothing more may be played")
+
+
+def check_pass(position: GamePosition, can_move: Callable[[Any, Side], bool], why: str) -> None:
+    """A pass is played in play, and only by a side that cannot move: ``why`` says in the
+    game's words, after the side's name, why this side may not."""
+    check_playing(position)
+    side = position.to_move
+    if can_move(position, side):
+        raise RuleError("turn.pass", f"{side.title} {why}")
 
 
 class PlyPosition:
@@ -115,10 +158,12 @@ class PlyPosition:
 
 
 class MoveTurnGame(
-    Game[RulesetT, PositionT, MoveTurn[PositionT, MovesT]], Generic[RulesetT, PositionT, MovesT]
+    Game[OptionsT, PositionT, MoveTurn[PositionT, MovesT]], Generic[OptionsT, PositionT, MovesT]
 ):
     """A game whose turn is one or more moves, or a single placement, or a pass: its turn
-    state is a ``MoveTurn`` of its position and its own state of the moves (``MovesT``)."""
+    state is a ``MoveTurn`` of its position and its own state of the moves (``MovesT``).
+    The game gives its ``engine`` and its default ``rules``, and plays a written move
+    (``resolve_move``); the rest of the interface is played here from those."""
 
     #: what a turn of the game is, after "... is not a turn of <title>: "
     turn_words: ClassVar[str]
@@ -126,31 +171,55 @@ class MoveTurnGame(
     placed_kinds: ClassVar[dict[str, Kind]] = {
         "E": Kind.ENFORCER, "P": Kind.POWER, "B": Kind.BASE,
     }
+    #: the game's rules with every option at its default (set on the class)
+    rules: OptionsT
+    #: the game's own engine (set on the class)
+    engine: MoveEngine[PositionT, MovesT]
 
-    # -- the game's hooks ---------------------------------------------------------
-    @abstractmethod
-    def start_moves(self, position: PositionT) -> MovesT:
-        """The state of the moves of a turn that begins at ``position``."""
-
+    # -- the game's hook ----------------------------------------------------------
     @abstractmethod
     def resolve_move(self, moves: MovesT, text: MoveText) -> tuple[MovesT, Resolved]:
         """One written move played onto the moves so far."""
 
-    @abstractmethod
+    # -- played by the engine -----------------------------------------------------
+    def start_moves(self, position: PositionT) -> MovesT:
+        """The state of the moves of a turn that begins at ``position``."""
+        return self.engine.begin(position)
+
     def end_moves(self, moves: MovesT) -> PositionT:
         """The position once the moves of the turn are all played."""
+        return self.engine.finish(moves)
 
-    @abstractmethod
     def place(self, position: PositionT, kind: Kind, square: int) -> tuple[PositionT, Resolved]:
         """A piece of ``kind`` placed on ``square`` during set-up: the whole turn."""
+        action = Placement(kind, square)
+        after, events = self.engine.place(position, action)
+        return after, Resolved(action, tuple(events), position.board, writer=self.engine.writer)
 
-    @abstractmethod
     def pass_turn(self, position: PositionT) -> tuple[PositionT, Resolved]:
         """The side to move passes: the whole turn."""
+        after, events = self.engine.pass_turn(position)
+        return after, Resolved(Pass(), tuple(events), position.board, writer=self.engine.writer)
 
-    @abstractmethod
     def side_can_move(self, position: PositionT) -> bool:
         """Whether the side to move has a move (in play)."""
+        return self.engine.can_move(position, position.to_move)
+
+    # -- rulesets -------------------------------------------------------------------
+    def default_ruleset(self) -> OptionsT:
+        return self.rules
+
+    def ruleset_from(
+        self, options: Mapping[str, object], parent: OptionsT | None = None,
+        name: str | None = None,
+    ) -> OptionsT:
+        return (parent or self.rules).with_options(options, name)
+
+    def option_range(self, option: str) -> str:
+        """``setup`` is a named set-up or a map; every other option is on or off."""
+        if option == "setup":
+            return "standard, placement, or a map from square to piece"
+        return "true or false"
 
     def placement_kind(self, text: PlacementText) -> Kind:
         """The kind a placement's letter names (by default a Base for a letter the game

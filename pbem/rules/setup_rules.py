@@ -7,9 +7,10 @@ checks once so that the two games refuse a ruleset the same way.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 from pbem.errors import RulesetError
+from pbem.rules.game import merged_options
 from pbem.rules.geometry import SQUARES, is_square_name, parse_square
 
 #: the named set-ups; a set-up may also be given as a map
@@ -22,18 +23,35 @@ R = TypeVar("R")
 
 
 class SetupRules:
-    """The ``setup`` option's questions, for a frozen ruleset dataclass that has one."""
+    """The ``setup`` option's questions, and a ruleset built from options, for a frozen
+    ruleset dataclass that has one (the class names its game's words below)."""
 
     __slots__ = ()
+    #: the game in prose, for its errors: ``"Oriental Realm"``
+    title: ClassVar[str]
+    #: option -> what it means, in the players' words (the options it knows)
+    option_help: ClassVar[Mapping[str, str]]
+    #: the piece codes a set-up given as a map may use
+    setup_codes: ClassVar[tuple[str, ...]]
     setup: str | Opening
 
-    def check_setup(self, title: str) -> None:
+    def check_setup(self) -> None:
         if not isinstance(self.setup, tuple) and self.setup not in SETUPS:
             raise RulesetError(
-                f"ruleset option 'setup' is {self.setup!r}; {title} is set up "
+                f"ruleset option 'setup' is {self.setup!r}; {self.title} is set up "
                 "'standard' or by 'placement'",
                 code="ruleset.value",
             )
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Self:
+        """Rules from a mapping of options; unknown options are an error naming the
+        known ones."""
+        return rules_from(cls, options, cls.option_help, cls.title, cls.setup_codes)
+
+    def with_options(self, options: Mapping[str, object], name: str | None = None) -> Self:
+        """These rules with ``options`` over them, named ``name`` (``merged_options``)."""
+        return self.from_options(merged_options(self.options(), options, name))
 
     @property
     def placement(self) -> bool:

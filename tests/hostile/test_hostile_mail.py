@@ -45,7 +45,7 @@ def fixture_for_game(name: str, game_id: int, token: str) -> bytes:
 def test_each_hostile_mail_is_handled_as_expected(name: str, tmp_path: Path) -> None:
     want = expected(name)
     h = Home(init_home(tmp_path / "home"))
-    conn = connect(h.db_path)
+    conn = connect(h.store_target(h.load_config()))
     referee = Referee(conn, h.load_config())
     game_id = referee.new_game("white@players.test", "black@players.test",
                                load_ruleset("featured"))

@@ -70,7 +70,7 @@ def test_ten_thousand_help_lines_get_one_help(home: Path) -> None:
 
 def test_every_subject_is_short_and_cut_at_a_word(home: Path) -> None:
     h = Home(home)
-    referee = Referee(connect(h.db_path), h.load_config())
+    referee = Referee(connect(h.store_target(h.load_config())), h.load_config())
     from pbem.records.rulesets import load_ruleset
 
     name = "A very long game title " * 6

@@ -61,6 +61,14 @@ CASES = [
     ("1.Pa1a2/Pb1b2 Pc1c2", "notation.syntax", 1, 15, "a move number like '7.'"),
     ("1.Pa1a2/Pb1b2\nPc1c2/Pd1d2", "notation.syntax", 2, 1, "a move number like '7.'"),
     ("1 .Pa1", "notation.syntax", 1, 1, "a move number like '7.'"),
+    # after a turn's second move a comma could go on with it (lark's error is raised
+    # after reductions, in a state that has forgotten it); after its first, as always
+    ("15.Pj2f2/Pl4h4(Bh5),Pl5l12Bk11", "notation.syntax", 1, 27,
+     "unexpected 'Bk11': expected a move number like '7.', ',', a result"),
+    ("1.Pa1a2/Pb1b2,Pc1c2 (Bc3) Bk4", "notation.syntax", 1, 27,
+     "unexpected 'Bk4': expected a move number like '7.', ',', a result"),
+    ("1.Pa1a2/Pc1c2Bk4", "notation.syntax", 1, 14,
+     "unexpected 'Bk4': expected a move number like '7.', a result"),
     # the text ends early
     (
         "1.",

@@ -35,7 +35,7 @@ class FakeNow:
 
 def referee_at(home: Path, now: FakeNow) -> Referee:
     h = Home(home)
-    return Referee(connect(h.db_path), h.load_config(), now=now)
+    return Referee(connect(h.store_target(h.load_config())), h.load_config(), now=now)
 
 
 def clocked_table(home: Path, now: FakeNow, clock: str | None = "days 3, claim",

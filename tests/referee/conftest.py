@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from pbem.cli import main
+from tests import pgserver
 
 REPO = Path(__file__).resolve().parents[2]
 MAIL_DIR = Path(__file__).with_name("mail")
@@ -34,7 +35,10 @@ def run_pbem(home: Path, *args: str, stdin: bytes = b"", env: dict[str, str] | N
 
 
 def init_home(path: Path, address: str = "referee@pbem.test", smtp: dict | None = None) -> Path:
-    assert main(["init", "--home", str(path), "--address", address]) == 0
+    """A new referee home; its store on PostgreSQL in the suite's second run
+    (``PBEM_TEST_STORE=postgresql``, tests/pgserver.py), else SQLite."""
+    store = ["--store", pgserver.new_store_url()] if pgserver.on_postgresql() else []
+    assert main(["init", "--home", str(path), "--address", address, *store]) == 0
     if smtp is not None:
         import yaml
 
@@ -43,6 +47,15 @@ def init_home(path: Path, address: str = "referee@pbem.test", smtp: dict | None 
         data["smtp"] = smtp
         cfg.write_text(yaml.safe_dump(data))
     return path
+
+
+def open_store(home: Path):
+    """The home's store, whichever engine it is on (config.yaml's ``store:``)."""
+    from pbem.referee.config.home import Home
+    from pbem.referee.store import connect
+
+    h = Home(home)
+    return connect(h.store_target(h.load_config()))
 
 
 @pytest.fixture

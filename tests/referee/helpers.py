@@ -48,7 +48,7 @@ class Table:
 
 def new_table(home: Path, ruleset: str = "featured") -> Table:
     h = Home(home)
-    referee = Referee(connect(h.db_path), h.load_config())
+    referee = Referee(connect(h.store_target(h.load_config())), h.load_config())
     white, black = MailPlayer("white@players.test"), MailPlayer("black@players.test")
     game_id = referee.new_game(white.address, black.address, load_ruleset(ruleset), name="T")
     table = Table(home, referee, game_id, white, black)

@@ -213,7 +213,7 @@ def test_the_envelope_sender_is_the_return_path(tmp_path: Path, now: FakeNow, sm
 
     home = init_home(tmp_path / "home", smtp={"host": "127.0.0.1", "port": smtp.port})
     h = Home(home)
-    ref = Referee(connect(h.db_path), h.load_config(), now=now)
+    ref = Referee(connect(h.store_target(h.load_config())), h.load_config(), now=now)
     ref.new_game("white@players.test", "black@players.test", load_ruleset("featured"))
     assert deliver(ref.conn, h.load_config(), h.outbox_path).sent == 2
     assert len(smtp.received) == 2

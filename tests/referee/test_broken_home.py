@@ -18,7 +18,12 @@ import pytest
 import yaml
 
 from pbem.referee.store import StoreError, connect
+from tests import pgserver
 from tests.referee.conftest import MailPlayer, free_port, outbox_mails, run_pbem
+
+#: SQLite's own file (missing, empty, damaged, unwritable); PostgreSQL's faults are
+#: tests/referee/test_postgresql.py's
+pytestmark = pytest.mark.skipif(pgserver.on_postgresql(), reason="the SQLite file's faults")
 
 EX_TEMPFAIL = 75
 

@@ -113,7 +113,7 @@ def test_a_generated_game_by_mail(
     for p in (white, black):
         assert p.last["X-Pbem-Kind"] == "result"
         assert played.final.result in text_of(p.last)
-    conn = connect(Home(home).db_path)
+    conn = connect(Home(home).store_target(Home(home).load_config()))
     status, result, record = conn.execute(
         "SELECT status, result, record FROM games"
     ).fetchone()

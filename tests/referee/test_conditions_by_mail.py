@@ -197,9 +197,9 @@ def test_conditions_fire_several_levels_deep_as_if_mailed_one_by_one(
 
 
 def _conn(home: Path):
-    from pbem.referee.store import connect
+    from tests.referee.conftest import open_store
 
-    return connect(home / "pbem.sqlite")
+    return open_store(home)
 
 
 

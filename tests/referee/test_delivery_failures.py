@@ -90,7 +90,7 @@ def test_a_final_refusal_fails_that_mail_alone(tmp_path: Path, picky: PickyServe
     home = _home(tmp_path, picky.controller.port)
     h = Home(home)
     config = h.load_config()
-    conn = connect(h.db_path)
+    conn = connect(h.store_target(h.load_config()))
     referee = Referee(conn, config)
     featured = load_ruleset("featured")
     bad = referee.new_game("nosuch@players.test", "toobig@players.test", featured)
@@ -134,7 +134,7 @@ def test_a_temporary_refusal_is_retried_later_then_given_up(tmp_path: Path,
     home = _home(tmp_path, picky.controller.port)
     h = Home(home)
     config = h.load_config()
-    conn = connect(h.db_path)
+    conn = connect(h.store_target(h.load_config()))
     Referee(conn, config).new_game("busy@players.test", "black@players.test",
                                    load_ruleset("featured"))
     first = deliver(conn, config, h.outbox_path)

@@ -135,3 +135,30 @@ def test_counts_agree_in_number_in_the_other_games() -> None:
     board[parse_square("h8")] = Piece(Side.BLACK, Kind.POWER)
     assert game.score(replace(start, board=tuple(board))) == (
         "nobody surrounded: White 1 piece, Black 2")
+
+
+def _new_mails(table, seen: set[str]) -> dict[str, list[str]]:
+    return {p.address: [str(m["X-Pbem-Kind"]) for m in p.inbox if m["Message-ID"] not in seen]
+            for p in (table.white, table.black)}
+
+
+def test_every_way_a_game_ends_is_one_mail_to_each_player_with_the_board(home: Path) -> None:
+    """A draw agreed, and a loss on time by the clock: one result mail each, with its
+    PNG board (as a resignation, above, and the end on the board)."""
+    from tests.referee.clocked import FakeNow, clocked_table, tick
+
+    table = new_table(home)
+    assert table.send(table.white.reply("offer draw")).outcome == "accepted"
+    seen = {m["Message-ID"] for m in table.white.inbox + table.black.inbox}
+    assert table.send(table.black.reply("accept draw")).outcome == "accepted"
+    assert _new_mails(table, seen) == {table.white.address: ["result"],
+                                       table.black.address: ["result"]}
+    now = FakeNow()
+    timed = clocked_table(home, now, "days 1, forfeit", "w2@players.test", "b2@players.test")
+    seen = {m["Message-ID"] for m in timed.white.inbox + timed.black.inbox}
+    now.advance(days=2, hours=1)  # White's day is over: he loses on time
+    assert tick(timed).forfeits == 1
+    assert _new_mails(timed, seen) == {timed.white.address: ["result"],
+                                       timed.black.address: ["result"]}
+    for mail in (timed.white.last, timed.black.last, table.white.last, table.black.last):
+        assert any(part.get_content_type() == "image/png" for part in mail.walk())

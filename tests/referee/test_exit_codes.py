@@ -41,7 +41,7 @@ def test_flush_says_queued_and_given_up_apart(tmp_path: Path, picky: PickyServer
     # a server that refuses a recipient for good: given up
     home = _home(tmp_path / "b", picky.controller.port)
     h = Home(home)
-    Referee(connect(h.db_path), h.load_config()).new_game(
+    Referee(connect(h.store_target(h.load_config())), h.load_config()).new_game(
         "nosuch@players.test", "black@players.test", cli_ruleset())
     flush = run_pbem(home, "flush")
     assert flush.returncode == cli.EXIT_GIVEN_UP == 6, flush.stdout + flush.stderr

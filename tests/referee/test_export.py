@@ -3,7 +3,6 @@ publishes, with full front matter and display names, never an address."""
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 from io import BytesIO, TextIOWrapper
 from pathlib import Path
@@ -12,7 +11,8 @@ import pytest
 import yaml
 
 from pbem.cli import main
-from tests.referee.conftest import MailPlayer, init_home, outbox_mails
+from pbem.referee.store import transaction
+from tests.referee.conftest import MailPlayer, init_home, open_store, outbox_mails
 
 ALICE, BOB = "alice@club.test", "bob@players.test"
 
@@ -87,8 +87,8 @@ def test_export_one_file_of_all_games_and_usage_errors(played, tmp_path, monkeyp
 
 
 def test_an_address_given_as_a_name_is_never_exported(played, monkeypatch, capsys):
-    conn = sqlite3.connect(played / "pbem.sqlite")
-    with conn:
+    conn = open_store(played)
+    with transaction(conn):
         conn.execute("UPDATE players SET name = ? WHERE game_id = 2 AND side = 'w'",
                      ("Bob <bob@players.test>",))
         conn.execute("UPDATE games SET name = ? WHERE id = 2", ("Bob@players.test's game",))

@@ -52,7 +52,7 @@ def _play_by_mail(smtp_home: Path, smtp: SmtpSink, preset: str, seed: int):
     ruleset, played, player = _generated(preset, seed)
     home = Home(smtp_home)
     config = home.load_config()
-    conn = connect(home.db_path)
+    conn = connect(home.store_target(home.load_config()))
     referee = Referee(conn, config)
     white, black = MailPlayer("white@players.test"), MailPlayer("black@players.test")
     game_id = referee.new_game(white.address, black.address, ruleset, name=f"{preset} by mail")

@@ -58,7 +58,7 @@ def test_orders_are_found_where_the_player_wrote_them(name: str) -> None:
 @pytest.mark.parametrize("name", FIXTURES)
 def test_each_fixture_is_handled_as_expected(name: str, home: Path) -> None:
     h = Home(home)
-    conn = connect(h.db_path)
+    conn = connect(h.store_target(h.load_config()))
     referee = Referee(conn, h.load_config())
     game_id = referee.new_game("white@players.test", "black@players.test",
                                load_ruleset("featured"))

@@ -11,10 +11,9 @@ poll finds nothing left.
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
 
-from tests.referee.conftest import run_pbem
+from tests.referee.conftest import open_store, run_pbem
 from tests.referee.helpers import new_table
 
 HOSTILE = Path(__file__).parents[1] / "hostile" / "mail"
@@ -52,7 +51,7 @@ def test_a_bad_message_is_put_aside_and_the_poll_goes_on(home: Path) -> None:
     assert "1700000001" not in aside and "1700000002" not in aside and "1700000003" not in aside
     assert not [p for p in (inbox / "new").iterdir() if p.name.split(".")[0] in expected]
     # the mail that failed is in the store's failure log
-    conn = sqlite3.connect(home / "pbem.sqlite")
+    conn = open_store(home)
     assert any("injected failure" in r[0] for r in conn.execute("SELECT error FROM failures"))
     # the next poll goes on where this one left off: the next turn is played
     table.deliver()

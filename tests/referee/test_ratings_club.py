@@ -42,7 +42,7 @@ def _config(home: Path, **settings: object) -> None:
 
 
 def _db(home: Path) -> sqlite3.Connection:
-    return connect(Home(home).db_path)
+    return connect(Home(home).store_target(Home(home).load_config()))
 
 
 def _ratings(home: Path, capsys, *args: str) -> str:

@@ -42,7 +42,7 @@ def smtp_home(tmp_path: Path, smtp: SmtpSink) -> Path:
 def test_the_sample_game_by_mail(smtp_home: Path, smtp: SmtpSink) -> None:
     home = Home(smtp_home)
     config = home.load_config()
-    conn = connect(home.db_path)
+    conn = connect(home.store_target(home.load_config()))
     referee = Referee(conn, config)
     white, black = MailPlayer("white@players.test"), MailPlayer("black@players.test")
     game_id = referee.new_game(white.address, black.address, load_ruleset("featured"),
@@ -122,7 +122,7 @@ def test_the_sample_game_as_written_never_plays_a_silent_repair(smtp_home: Path,
     A draw offer made with a turn reaches the opponent; Black's boards are Black's view."""
     home = Home(smtp_home)
     config = home.load_config()
-    conn = connect(home.db_path)
+    conn = connect(home.store_target(home.load_config()))
     referee = Referee(conn, config)
     white, black = MailPlayer("white@players.test"), MailPlayer("black@players.test")
     referee.new_game(white.address, black.address, load_ruleset("featured"), name="Sample")

@@ -54,6 +54,12 @@ def test_every_kind_of_mail_of_every_game_names_turns_as_players_write_them(
         assert form in said, form
     reminder = next(m for m in mails if m["X-Pbem-Kind"] == "reminder")
     assert "(#2b) is due by" in text_of(reminder)
+    # the deadline's calendar event, attached to a report, names the turn so too
+    events = [re.sub(r"\r?\n[ \t]", "", part.get_content()) for m in reports  # unfolded
+              for part in m.walk() if part.get_content_type() == "text/calendar"]
+    assert events and all("your move (#" in e for e in events)
+    assert not any(BARE.search(line) for e in events for line in e.splitlines()
+                   if line.startswith(("SUMMARY", "DESCRIPTION")))
     # the digest of one report counts in the singular (issue 23.10: counts agree)
     digest = next(m for m in mails if m["X-Pbem-Kind"] == "digest")
     assert str(digest["Subject"]).endswith("(1 report)")

@@ -8,7 +8,6 @@ so only the real owner of that address can accept.
 from __future__ import annotations
 
 import re
-import sqlite3
 
 from pbem.errors import PbemError
 from pbem.records.rulesets import describe_ruleset, load_ruleset
@@ -18,6 +17,7 @@ from pbem.referee.intake.orders import Order
 from pbem.referee.intake.refusal import Refusal
 from pbem.referee.outgoing.letters import letter
 from pbem.referee.store import accounts, games
+from pbem.referee.store.engine import Row
 from pbem.referee.work.starting import start_game
 from pbem.referee.work.unit import Unit
 from pbem.rules.game import counted
@@ -86,7 +86,7 @@ def cmd_challenge(unit: Unit, order: Order) -> None:
     unit.changed = True
 
 
-def _which(unit: Unit, order: Order, role: str) -> sqlite3.Row:
+def _which(unit: Unit, order: Order, role: str) -> Row:
     found = re.search(r"(\d+)", order.text)
     rows = accounts.open_challenges(unit.conn, unit.email, role)
     if found is not None:

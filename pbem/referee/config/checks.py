@@ -15,6 +15,7 @@ pydantic and its models cost some ten times the import time of PyYAML, and every
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -89,6 +90,22 @@ class ClockText(Kind):
                 parse_settings(text)
             except PbemError as exc:
                 raise checker.error(node, path, exc.message) from None
+        return text
+
+
+class StoreUrl(Kind):
+    """Where the store is: a ``postgresql://user@host[:port]/database`` URL (issue 28), never
+    with its password (that comes from the environment: PGPASSWORD, PBEM_STORE_PASSWORD
+    or ~/.pgpass), so that config.yaml can be copied between hosts and shown."""
+
+    def check(self, value: Any, node: yaml.Node, path: str, checker: Checker) -> Any:
+        text = Text().check(value, node, path, checker).strip()
+        if not text.startswith(("postgresql://", "postgres://")):
+            raise checker.error(node, path, "must be a postgresql://user@host/database URL "
+                                            "(without it, the store is pbem.sqlite here)")
+        if re.search(r"://[^/@]*:[^/@]*@", text) or re.search(r"[?&]password=", text):
+            raise checker.error(node, path, "must not hold the password: set PGPASSWORD or "
+                                            "PBEM_STORE_PASSWORD, or use ~/.pgpass")
         return text
 
 
@@ -303,6 +320,8 @@ SCHEMA = Section({
     }), required=True, help="the referee's address and name"),
     "ruleset": Key(Text("featured")),
     "inbox": Key(Text("inbox")),
+    # issue 28: the store on PostgreSQL (several hosts, one database); absent: SQLite
+    "store": Key(StoreUrl()),
     "clock": Key(ClockText()),
     "vacation": Key(Section({
         "days_per_year": Key(Whole(0, 366, 30)),

@@ -202,6 +202,12 @@ class Home:
     def db_path(self) -> Path:
         return self.root / "pbem.sqlite"
 
+    def store_target(self, config: Config) -> Path | str:
+        """Where the store is: config.yaml's ``store:`` URL (PostgreSQL), else the SQLite
+        file beside it."""
+        url = config.extra.get("store")
+        return str(url) if url else self.db_path
+
     @property
     def outbox_path(self) -> Path:
         return self.root / "outbox"

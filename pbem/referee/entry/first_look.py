@@ -4,17 +4,17 @@ and a player whose mail bounced, writing again, is reachable again."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from pbem.referee.config.home import Config
 from pbem.referee.intake.inbox import Incoming
 from pbem.referee.outgoing.mailer import Mailer
+from pbem.referee.store.engine import Connection
 from pbem.referee.work.reach import BounceSeen, take_bounce, welcome_back
 from pbem.referee.work.unsubscribe import take_unsubscribe
 
 
-def first_look(conn: sqlite3.Connection, config: Config, mailer: Mailer, inc: Incoming,
+def first_look(conn: Connection, config: Config, mailer: Mailer, inc: Incoming,
                row: int, now: datetime) -> BounceSeen | None:
     """The outcome of a mail that is no player's orders, or None to read it for orders."""
     seen = take_bounce(conn, config, mailer, inc, row, now) or take_unsubscribe(conn, inc)

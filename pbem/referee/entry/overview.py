@@ -8,12 +8,12 @@ line escaped there for the terminal (names and reasons come from mail).
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator, Mapping
 from datetime import datetime
 
 from pbem.referee.outgoing.mailer import END_WORDS, clock_lines
 from pbem.referee.store import games
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Game, load_game
 from pbem.referee.store.offers import OfferKind
 from pbem.referee.work.reach import unreachable_words
@@ -27,7 +27,7 @@ OFFER_WORDS = {OfferKind.END: "to end by agreement", OfferKind.DRAW: "a draw",
                OfferKind.TAKEBACK: "to take back the last turn"}
 
 
-def game_lines(conn: sqlite3.Connection, now: datetime) -> Iterator[str]:
+def game_lines(conn: Connection, now: datetime) -> Iterator[str]:
     """``pbem games``: one line per game (id, title, players, who is to move or the
     result, the last turn, the ruleset), and under a game in play its clock and any
     player who cannot be reached."""
@@ -56,7 +56,7 @@ def game_lines(conn: sqlite3.Connection, now: datetime) -> Iterator[str]:
                 yield f"      {line}"
 
 
-def status_lines(conn: sqlite3.Connection, game: Game, now: datetime) -> list[str]:
+def status_lines(conn: Connection, game: Game, now: datetime) -> list[str]:
     """``pbem show``, under the board: the offer pending, the clock, who cannot be reached."""
     lines = []
     if game.offer:

@@ -11,7 +11,6 @@ once; a mail that cannot be read or handled is logged and left to the caller.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -29,7 +28,7 @@ from pbem.referee.intake.orders import Order, find_orders
 from pbem.referee.intake.refusal import Refusal
 from pbem.referee.outgoing.limits import once_each
 from pbem.referee.outgoing.mailer import Mailer
-from pbem.referee.store import accounts, games, mail, transaction
+from pbem.referee.store import Connection, accounts, games, mail, retried, transaction
 from pbem.referee.store.faults import fail_mail, fault_point
 from pbem.referee.store.games import Game
 from pbem.referee.work.commit import commit, refused
@@ -49,7 +48,7 @@ class Handled:
 
 
 class Referee:
-    def __init__(self, conn: sqlite3.Connection, config: Config, now: Now | None = None):
+    def __init__(self, conn: Connection, config: Config, now: Now | None = None):
         self.conn = conn
         self.config = config
         self.options = load_options(config)
@@ -72,7 +71,6 @@ class Referee:
 
     # -- messages -----------------------------------------------------------------------
     def handle(self, raw: bytes) -> Handled:
-        self.mailer.proven_key = False  # until this mail carries its sender's key
         try:
             fail_mail(raw)
             inc = read_message(raw)
@@ -80,20 +78,22 @@ class Referee:
             mail.record_failure(self.conn, "sha256:" + hashlib.sha256(raw).hexdigest(), exc)
             raise
         arrived = self.now()  # before waiting for the lock: the arrival time, for lateness
-        try:
-            with transaction(self.conn):
-                if mail.handled_before(self.conn, inc.message_id, inc.digest):
-                    return Handled("duplicate", f"{inc.message_id} was handled before")
-                row = mail.add_message(self.conn, inc.message_id, inc.digest, inc.sender,
-                                       inc.subject, raw)
-                handled, side = self._decide(inc, row, arrived)
-                mail.set_outcome(self.conn, row, handled.outcome, handled.reason,
-                                 handled.game_id, side)
-                fault_point("before-commit")
+        try:  # one transaction, run again if the store (PostgreSQL) undid it by itself
+            handled = retried(self.conn, lambda: self._in_one(inc, raw, arrived))
         except Exception as exc:
             mail.record_failure(self.conn, inc.message_id, exc)
             raise
         fault_point("after-commit")
+        return handled
+
+    def _in_one(self, inc: Incoming, raw: bytes, arrived: datetime) -> Handled:
+        self.mailer.proven_key = False  # until this mail carries its sender's key
+        if mail.handled_before(self.conn, inc.message_id, inc.digest):
+            return Handled("duplicate", f"{inc.message_id} was handled before")
+        row = mail.add_message(self.conn, inc.message_id, inc.digest, inc.sender, inc.subject, raw)
+        handled, side = self._decide(inc, row, arrived)
+        mail.set_outcome(self.conn, row, handled.outcome, handled.reason, handled.game_id, side)
+        fault_point("before-commit")
         return handled
 
     def _decide(self, inc: Incoming, row: int, now: datetime) -> tuple[Handled, str | None]:

@@ -36,7 +36,6 @@ import ipaddress
 import os
 import re
 import socket
-import sqlite3
 import ssl
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -46,6 +45,7 @@ from typing import Any, Literal
 
 from pbem.errors import PbemError
 from pbem.referee.store import imap as imap_marks
+from pbem.referee.store.engine import Connection
 
 TlsMode = Literal["ssl", "starttls", "none"]
 TLS_MODES: tuple[TlsMode, ...] = ("ssl", "starttls", "none")
@@ -247,7 +247,7 @@ class ImapSource:
     :meth:`ImapSession.mark_handled` commits it.
     """
 
-    def __init__(self, settings: ImapSettings, db: sqlite3.Connection) -> None:
+    def __init__(self, settings: ImapSettings, db: Connection) -> None:
         self.settings = settings
         self.db = db
         self._session: ImapSession | None = None
@@ -378,7 +378,7 @@ def _os_reason(exc: BaseException) -> str:
 class ImapSession:
     """A logged-in connection with the folder selected: new messages in, handled marks out."""
 
-    def __init__(self, settings: ImapSettings, db: sqlite3.Connection, imap: imaplib.IMAP4):
+    def __init__(self, settings: ImapSettings, db: Connection, imap: imaplib.IMAP4):
         self.settings = settings
         self.db = db
         self.imap = imap

@@ -6,11 +6,10 @@ what the mail names, whose key is then checked."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from pbem.referee.intake.inbox import Incoming
 from pbem.referee.intake.refusal import Refusal, refuse_many_keys
 from pbem.referee.store import accounts, games
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Game, GameNotFound, Player, load_game
 from pbem.referee.store.secrets_scheme import (
     account_tokens,
@@ -25,7 +24,7 @@ def _written_keys(inc: Incoming) -> list[str]:
     return [k for bl in inc.body.lines if (k := key_in_line(bl.text))]
 
 
-def check_game_key(conn: sqlite3.Connection, inc: Incoming, game: Game, player: Player) -> None:
+def check_game_key(conn: Connection, inc: Incoming, game: Game, player: Player) -> None:
     """Refuse a game mail without the player's key (his account key will do too)."""
     tokens = [
         c.token
@@ -55,7 +54,7 @@ def check_game_key(conn: sqlite3.Connection, inc: Incoming, game: Game, player: 
     )
 
 
-def check_player_key(conn: sqlite3.Connection, inc: Incoming, token: str) -> None:
+def check_player_key(conn: Connection, inc: Incoming, token: str) -> None:
     """Refuse a player-level mail without one of the sender's keys (account or game)."""
     carried = account_tokens(inc.subject, inc.recipients) + [
         c.token for c in claims_in_subject(inc.subject) + claims_in_addresses(inc.recipients)
@@ -71,7 +70,7 @@ def check_player_key(conn: sqlite3.Connection, inc: Incoming, token: str) -> Non
         )
 
 
-def named_game(conn: sqlite3.Connection, inc: Incoming) -> Game | None:
+def named_game(conn: Connection, inc: Incoming) -> Game | None:
     """The game a mail names by its subject tag or reply address, or by the referee's mail
     it answers (its key is checked later)."""
     ids = [c.game_id for c in claims_in_subject(inc.subject) + claims_in_addresses(
@@ -85,7 +84,7 @@ def named_game(conn: sqlite3.Connection, inc: Incoming) -> Game | None:
     return None
 
 
-def addressed_game(conn: sqlite3.Connection, inc: Incoming) -> Game:
+def addressed_game(conn: Connection, inc: Incoming) -> Game:
     """The game a mail is about: the one it names, else the sender's only game in play.
     Refused when it names none and he has more or fewer than one in play (a sender who
     plays no game at all is the caller's to tell apart: he is a stranger)."""

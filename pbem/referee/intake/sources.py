@@ -114,7 +114,7 @@ class ImapMessageSource:
     marking a message never commits, or waits on, the referee's own transaction.
     """
 
-    def __init__(self, imap_config: Any, db_path: Path):
+    def __init__(self, imap_config: Any, db_path: Path | str):
         from pbem.referee.intake.imap_source import ImapSettings, ImapSource
         from pbem.referee.store.imap import open_marks
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from pbem.rules.game import turn_name
+
 #: the calendar's alarm: this long before the deadline
 ALARM_BEFORE = timedelta(hours=12)
 
@@ -26,9 +28,10 @@ def deadline_event(game_id: int, title: str, label: str, deadline: datetime, dom
     event.add("dtstamp", stamp)
     event.add("dtstart", deadline)
     event.add("dtend", deadline)
-    summary = f"{title}: your move {label} is due"
+    summary = f"{title}: your move ({turn_name(label)}) is due"
     event.add("summary", summary)
-    event.add("description", f"The deadline of your move {label} in game {game_id} ({title}). "
+    event.add("description", f"The deadline of your move ({turn_name(label)}) in game "
+                             f"{game_id} ({title}). "
                              "Reply to the referee's last report with your turn.")
     if url:
         event.add("url", url)

@@ -23,7 +23,6 @@ import mailbox
 import os
 import smtplib
 import socket
-import sqlite3
 import ssl
 import time
 from dataclasses import dataclass, field
@@ -34,8 +33,9 @@ from pbem.referee.outgoing.compose import Outgoing
 from pbem.referee.outgoing.limits import Limits, load_limits
 from pbem.referee.outgoing.posting import envelope_of, post
 from pbem.referee.outgoing.retry import ConnectFailed, Verdict, judge, retry_delay
-from pbem.referee.store import games, transaction
+from pbem.referee.store import games, read_transaction, transaction
 from pbem.referee.store import outbox as store_outbox
+from pbem.referee.store.engine import Connection, Row
 from pbem.referee.store.faults import fault_point
 
 #: a claim older than this is taken over even if its process may still be alive
@@ -78,12 +78,12 @@ def _claim_is_dead(claimed_by: str | None, claimed_at: float | None) -> bool:
     return int(pid) == os.getpid()
 
 
-def claim(conn: sqlite3.Connection, limit: int | None = None,
-          everything: bool = False) -> list[sqlite3.Row]:
+def claim(conn: Connection, limit: int | None = None,
+          everything: bool = False) -> list[Row]:
     """Take the rows this process will deliver: queued ones whose retry time has come (all
     queued ones with ``everything``), and dead claims."""
     me, now = _me(), time.time()
-    with transaction(conn):
+    with read_transaction(conn):  # the rows' own locks on PostgreSQL, not the write lock
         ids = [
             r["id"] for r in store_outbox.waiting(conn)
             if (r["status"] == "queued" and (everything or (r["next_attempt_at"] or 0) <= now))
@@ -97,15 +97,15 @@ def claim(conn: sqlite3.Connection, limit: int | None = None,
     return store_outbox.mails(conn, ids)
 
 
-def _mark_sent(conn: sqlite3.Connection, sent: list[int]) -> None:
+def _mark_sent(conn: Connection, sent: list[int]) -> None:
     if not sent:
         return
-    with transaction(conn):
+    with read_transaction(conn):  # rows this process claimed: no one else writes them
         store_outbox.mark_sent(conn, sent, time.time())
 
 
-def _mark_failed(conn: sqlite3.Connection, config: Config, limits: Limits,
-                 failed: list[tuple[sqlite3.Row, Verdict]], result: Delivery) -> None:
+def _mark_failed(conn: Connection, config: Config, limits: Limits,
+                 failed: list[tuple[Row, Verdict]], result: Delivery) -> None:
     """Back to the queue with a retry time, or given up: logged, and the operator told."""
     if not failed:
         return
@@ -130,8 +130,8 @@ def _mark_failed(conn: sqlite3.Connection, config: Config, limits: Limits,
                 _tell_operator(conn, config, limits.operator, row, said)
 
 
-def _tell_operator(conn: sqlite3.Connection, config: Config, operator: str,
-                   row: sqlite3.Row, said: str) -> None:
+def _tell_operator(conn: Connection, config: Config, operator: str,
+                   row: Row, said: str) -> None:
     game = f"game {row['game_id']}: " if row["game_id"] is not None else ""
     text = (f"The referee gave up a mail.\n\n{said}\n\nIts Message-ID was "
             f"{row['message_id']}; `pbem show {row['game_id'] or 'GAME'} --log` lists it. "
@@ -230,7 +230,7 @@ class SmtpSink:
             self.smtp = None
 
 
-def deliver(conn: sqlite3.Connection, config: Config, outbox_path: Path,
+def deliver(conn: Connection, config: Config, outbox_path: Path,
             everything: bool = False) -> Delivery:
     """Send what is due (with ``everything``: all that is queued). Each mail fails alone."""
     limits = load_limits(config)
@@ -238,7 +238,7 @@ def deliver(conn: sqlite3.Connection, config: Config, outbox_path: Path,
     rows = claim(conn, everything=everything)
     if not rows:
         return result
-    failed: list[tuple[sqlite3.Row, Verdict]] = []
+    failed: list[tuple[Row, Verdict]] = []
     sent: list[int] = []  # Maildir deliveries, marked together at the end
     sink: MaildirSink | SmtpSink | None = None
     try:
@@ -274,5 +274,5 @@ def deliver(conn: sqlite3.Connection, config: Config, outbox_path: Path,
     return result
 
 
-def _sent_ids(conn: sqlite3.Connection, claimed: list[sqlite3.Row]) -> set[int]:
+def _sent_ids(conn: Connection, claimed: list[Row]) -> set[int]:
     return store_outbox.sent_among(conn, [r["id"] for r in claimed])

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import socket
-import sqlite3
 import time
 from dataclasses import dataclass, field
 
@@ -23,6 +22,7 @@ from pbem.referee.outgoing.compose import Outgoing
 from pbem.referee.outgoing.posting import post
 from pbem.referee.outgoing.webhooks import HookFailed, HookSettings, Resolver, call, system_resolver
 from pbem.referee.store import accounts, delivery, games, transaction
+from pbem.referee.store.engine import Connection, Row
 
 MAX_CALLS = 50
 ATTEMPTS = 6
@@ -42,7 +42,7 @@ def hook_settings(config: Config) -> HookSettings:
     return HookSettings(bool(raw.get("allow_loopback", False)), float(raw.get("timeout", 5.0)))
 
 
-def deliver_hooks(conn: sqlite3.Connection, config: Config, everything: bool = False,
+def deliver_hooks(conn: Connection, config: Config, everything: bool = False,
                   resolver: Resolver = system_resolver) -> HookDelivery:
     result = HookDelivery()
     settings = hook_settings(config)
@@ -62,7 +62,7 @@ def deliver_hooks(conn: sqlite3.Connection, config: Config, everything: bool = F
     return result
 
 
-def _failed(conn: sqlite3.Connection, config: Config, row: sqlite3.Row, exc: HookFailed,
+def _failed(conn: Connection, config: Config, row: Row, exc: HookFailed,
             result: HookDelivery) -> None:
     attempts = int(row["attempts"])
     with transaction(conn):

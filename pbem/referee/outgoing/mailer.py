@@ -12,7 +12,6 @@ limited (``ratelimit``), as a stranger's when the mail proved no key.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -38,6 +37,7 @@ from pbem.referee.outgoing.report_mail import MailBoard, mail_board, report_part
 from pbem.referee.public.club_ratings import report_line
 from pbem.referee.public.publish import page_links
 from pbem.referee.store import accounts, delivery, games, transaction
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Game, Player
 from pbem.referee.turns.wording import examples, wrap
 from pbem.render.text_board import render_text
@@ -99,7 +99,7 @@ def who(p: Player) -> str:
 class Mailer:
     """Queues the referee's mail in the store; one per connection."""
 
-    def __init__(self, conn: sqlite3.Connection, config: Config, options: Options,
+    def __init__(self, conn: Connection, config: Config, options: Options,
                  now: Callable[[], datetime]):
         self.conn = conn
         self.config = config

@@ -10,16 +10,15 @@ in the caller's transaction, so a notice and the change it reports commit togeth
 
 from __future__ import annotations
 
-import sqlite3
-
 from pbem.referee.config.home import Config
 from pbem.referee.outgoing.compose import Outgoing
 from pbem.referee.outgoing.limits import load_limits
 from pbem.referee.outgoing.posting import post
 from pbem.referee.store import delivery, games
+from pbem.referee.store.engine import Connection
 
 
-def notify_operator(conn: sqlite3.Connection, config: Config, key: str, subject: str,
+def notify_operator(conn: Connection, config: Config, key: str, subject: str,
                     text: str, game_id: int | None = None) -> bool:
     """Tell the operator once per ``key``: a mail when ``operator:`` is set, and a line in
     the log of ``game_id`` when one is given. True when told now, False when told before

@@ -17,13 +17,12 @@ Every mail the referee queues goes through ``post``, so every one gets the same 
 
 from __future__ import annotations
 
-import sqlite3
-
 from pbem.referee.config.home import Config
 from pbem.referee.intake.returns import bounce_address, bounce_token, unsubscribe_address
 from pbem.referee.outgoing.compose import Outgoing, build_mail, new_message_id
 from pbem.referee.outgoing.signing import sign
 from pbem.referee.store import delivery, mail
+from pbem.referee.store.engine import Connection
 
 
 def finish(config: Config, raw: bytes, return_path: str) -> bytes:
@@ -34,7 +33,7 @@ def finish(config: Config, raw: bytes, return_path: str) -> bytes:
     return f"Return-Path: <{return_path}>\r\n".encode() + raw
 
 
-def post(conn: sqlite3.Connection, config: Config, out: Outgoing, row: int | None,
+def post(conn: Connection, config: Config, out: Outgoing, row: int | None,
          answer: str | None = None) -> int:
     """Queue ``out`` (in the caller's transaction); its outbox row."""
     secret = delivery.secret(conn)

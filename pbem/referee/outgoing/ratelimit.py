@@ -18,11 +18,11 @@ stays silent (issue 23, item 4).
 
 from __future__ import annotations
 
-import sqlite3
 from email.parser import BytesHeaderParser
 from email.policy import default as default_policy
 
 from pbem.referee.outgoing.limits import Limits
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.mail import answers_of_kind_since, answers_since
 
 DAY = 86_400.0
@@ -30,7 +30,7 @@ DAY = 86_400.0
 SAME_ANSWERS_PER_DAY = 2
 
 
-def over_limit(conn: sqlite3.Connection, limits: Limits, recipient: str, game_id: int | None,
+def over_limit(conn: Connection, limits: Limits, recipient: str, game_id: int | None,
                stranger: bool, now: float) -> str | None:
     """Why this answer may not be sent now (a limit it would pass), or None."""
     since = now - DAY
@@ -51,7 +51,7 @@ def over_limit(conn: sqlite3.Connection, limits: Limits, recipient: str, game_id
     return None
 
 
-def same_answers(conn: sqlite3.Connection, recipient: str, kind: str, subject: str,
+def same_answers(conn: Connection, recipient: str, kind: str, subject: str,
                  now: float) -> int:
     """How often this answer (its kind, and its subject: the refusal's reason) went to
     ``recipient`` in the last 24 hours."""

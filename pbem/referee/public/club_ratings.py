@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import json
-import sqlite3
 from dataclasses import dataclass
 
 from pbem.errors import PbemError
@@ -20,6 +19,7 @@ from pbem.ratings.glicko2 import Settings
 from pbem.ratings.table import PROVISIONAL_WORDS, Finished, Standing, fold
 from pbem.records.rulesets import load_ruleset, preset_names
 from pbem.referee.store import games as store
+from pbem.referee.store.engine import Connection, Row
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
@@ -48,7 +48,7 @@ def _preset_game(name: str, options: str) -> str | None:
     return game_of(ruleset).name
 
 
-def family(conn: sqlite3.Connection, row: sqlite3.Row) -> str:
+def family(conn: Connection, row: Row) -> str:
     """The game of the family a stored game belongs to: from its preset's name, or
     (a ruleset from a file) from its starting position."""
     known = _preset_game(row["ruleset"], row["ruleset_options"])
@@ -57,7 +57,7 @@ def family(conn: sqlite3.Connection, row: sqlite3.Row) -> str:
     return game_of(store.start_position(conn, int(row["id"]))).name
 
 
-def finished(conn: sqlite3.Connection) -> list[Finished]:
+def finished(conn: Connection) -> list[Finished]:
     """Every finished game of the store as the ratings see it."""
     return [
         Finished(game=family(conn, r), white=r["white"], black=r["black"],
@@ -75,7 +75,7 @@ def shown_name(name: str | None, email: str) -> str | None:
     return text
 
 
-def club_ratings(conn: sqlite3.Connection, settings: Settings, *,
+def club_ratings(conn: Connection, settings: Settings, *,
                  public: bool = True) -> ClubRatings:
     """The table and the players' names; ``public``: no address ever (a player without a
     name is 'Player N', N in the order the players first finished a rated game),
@@ -103,7 +103,7 @@ def club_ratings(conn: sqlite3.Connection, settings: Settings, *,
     return ClubRatings(table, names)
 
 
-def report_line(conn: sqlite3.Connection, game: store.Game, settings: Settings) -> str:
+def report_line(conn: Connection, game: store.Game, settings: Settings) -> str:
     """The line of a report that gives both players' ratings in the game's family (as
     the finished games make them now), or says the game is unrated."""
     if not game.rated:

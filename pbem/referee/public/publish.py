@@ -12,7 +12,6 @@ finished game's record, and only with ``public_messages: true``.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +25,7 @@ from pbem.referee.config.options import load_options, rating_settings
 from pbem.referee.public.club_ratings import club_ratings
 from pbem.referee.store import site as store_site
 from pbem.referee.store import tournaments as event_store
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import GameNotFound, public_record, said_lines, stored_turns
 from pbem.referee.store.games import movetext as format_movetext
 from pbem.render.live_site import PAGE, publish_game, publish_ratings, published, site_lock
@@ -113,7 +113,7 @@ class PublicGame:
     status: str
 
 
-def public_game(conn: sqlite3.Connection, config: Config, game_id: int) -> PublicGame:
+def public_game(conn: Connection, config: Config, game_id: int) -> PublicGame:
     """One game's public record: full front matter, display names, no address anywhere."""
     row = store_site.public_row(conn, game_id)
     if row is None:
@@ -202,14 +202,16 @@ def _event_headers(facts: event_store.GameFacts) -> dict[str, Any]:
     return found
 
 
-def sync_site(conn: sqlite3.Connection, config: Config, site: SiteSettings) -> int:
+def sync_site(conn: Connection, config: Config, site: SiteSettings) -> int:
     """Rewrite the page of each game whose sources changed, and the index; how many.
-    Only those games are replayed: the others' rows come from the site's own state."""
-    with site_lock(site.path):
+    Only those games are replayed: the others' rows come from the site's own state.
+    Several hosts on one PostgreSQL store take turns through the store's site lock, and
+    each reads the games inside it: the last page written is made from the newest state."""
+    with store_site.site_writer(conn), site_lock(site.path):
         return _sync(conn, config, site)
 
 
-def source_fingerprints(conn: sqlite3.Connection, config: Config) -> dict[int, str]:
+def source_fingerprints(conn: Connection, config: Config) -> dict[int, str]:
     """game id -> a fingerprint of everything its public record is made from (the game's
     row, its players' names, the event): one query, no record parsed, so a run that
     changed one game of a thousand only looks at that one."""
@@ -222,7 +224,7 @@ def source_fingerprints(conn: sqlite3.Connection, config: Config) -> dict[int, s
     return out
 
 
-def _sync(conn: sqlite3.Connection, config: Config, site: SiteSettings) -> int:
+def _sync(conn: Connection, config: Config, site: SiteSettings) -> int:
     shown = published(site.path)
     written = 0
     for game_id, fingerprint in source_fingerprints(conn, config).items():

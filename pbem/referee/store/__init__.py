@@ -1,9 +1,11 @@
-"""The referee's SQLite store, and every SQL statement the referee runs: ``schema``
-(connection, migrations, transactions, savepoints), ``games``, ``mail`` (messages,
+"""The referee's store, and every SQL statement the referee runs: ``engine`` (SQLite or
+PostgreSQL behind one code path), ``schema`` (connection, migrations, transactions,
+savepoints), ``games``, ``mail`` (messages,
 failures, queued replies), ``accounts`` (keys, vacations, digests, observers,
 challenges), ``rollbacks``, ``conditions``, ``outbox`` (the rows delivery claims and
 marks), ``site`` (what export and the live site read), ``imap`` (the IMAP marks)."""
 
+from pbem.referee.store.engine import DB_ERRORS, Connection, Row, is_postgresql
 from pbem.referee.store.schema import (
     BUSY_TIMEOUT_MS,
     MIGRATIONS,
@@ -11,9 +13,12 @@ from pbem.referee.store.schema import (
     applied_migrations,
     connect,
     migrate,
+    read_transaction,
+    retried,
     savepoint,
     transaction,
 )
 
-__all__ = ["BUSY_TIMEOUT_MS", "MIGRATIONS", "StoreError", "applied_migrations", "connect",
-           "migrate", "savepoint", "transaction"]
+__all__ = ["BUSY_TIMEOUT_MS", "DB_ERRORS", "MIGRATIONS", "Connection", "Row", "StoreError",
+           "applied_migrations", "connect", "is_postgresql", "migrate", "read_transaction",
+           "retried", "savepoint", "transaction"]

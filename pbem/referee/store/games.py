@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,7 @@ from pbem.records.replay import Replay, replay_game
 from pbem.records.rulesets import load_ruleset, preset_names
 from pbem.records.snapshot import dump_snapshot, load_snapshot
 from pbem.referee.clock import ClockSettings, ClockState
+from pbem.referee.store.engine import Connection, Row, insert_id
 from pbem.referee.store.offers import Offer, from_stored, stored
 from pbem.rules.game import GamePosition
 from pbem.rules.pieces import Side
@@ -118,7 +118,7 @@ def ruleset_header(ruleset: Any) -> str | dict[str, object]:
     return {"game": game.name, "name": ruleset.name, **ruleset.options()}
 
 
-def load_game(conn: sqlite3.Connection, game_id: int) -> Game:
+def load_game(conn: Connection, game_id: int) -> Game:
     row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         raise GameNotFound(f"there is no game {game_id}")
@@ -148,7 +148,7 @@ def load_game(conn: sqlite3.Connection, game_id: int) -> Game:
 
 
 def insert_game(
-    conn: sqlite3.Connection,
+    conn: Connection,
     name: str,
     ruleset: Any,
     players: list[Player],
@@ -156,13 +156,13 @@ def insert_game(
     rated: bool = True,
 ) -> int:
     now = time.time()
-    cur = conn.execute(
+    new_id = insert_id(conn,
         "INSERT INTO games (name, ruleset, ruleset_options, record, created_at, updated_at, "
         "rated) VALUES (?, ?, ?, '', ?, ?, ?)",
         (name, ruleset.name, json.dumps(ruleset.options(), sort_keys=True), now, now,
          int(rated)),
     )
-    game_id = int(cur.lastrowid or 0)
+    game_id = new_id
     for p in players:
         conn.execute(
             "INSERT INTO players (game_id, side, email, name, token) VALUES (?, ?, ?, ?, ?)",
@@ -181,7 +181,7 @@ def insert_game(
     return game_id
 
 
-def stored_turns(conn: sqlite3.Connection, game_id: int) -> list[tuple[str, str]]:
+def stored_turns(conn: Connection, game_id: int) -> list[tuple[str, str]]:
     """(label, canonical turn) of every turn played, in order."""
     return [
         (r["label"], r["notation"])
@@ -206,7 +206,7 @@ def movetext(turns: list[tuple[str, str]]) -> str:
 
 
 def record_text(
-    conn: sqlite3.Connection, game: Game, result: str | None, note: str | None,
+    conn: Connection, game: Game, result: str | None, note: str | None,
     *, messages: bool = False,
 ) -> str:
     """The game's canonical record. The stored record never holds what the players said to
@@ -223,13 +223,13 @@ def record_text(
     return text.rstrip("\n") + "\n"
 
 
-def add_said(conn: sqlite3.Connection, game_id: int, seq: int, side: Side, text: str) -> None:
+def add_said(conn: Connection, game_id: int, seq: int, side: Side, text: str) -> None:
     """A player's message to his opponent, after entry ``seq`` of the game."""
     conn.execute("INSERT INTO said (game_id, seq, side, text, at) VALUES (?, ?, ?, ?, ?)",
                  (game_id, seq, key(side), text, time.time()))
 
 
-def said_lines(conn: sqlite3.Connection, game_id: int) -> list[str]:
+def said_lines(conn: Connection, game_id: int) -> list[str]:
     """The players' messages in the order sent, each as ``7w White: text`` (said after turn
     7w; ``start`` before the first turn): the ``messages:`` of a record's front matter."""
     labels = {int(r["seq"]): str(r["label"]) for r in conn.execute(
@@ -264,7 +264,7 @@ def replay_record(record: str) -> Replay:
 
 
 # -- changing a game -------------------------------------------------------------------------
-def add_turn(conn: sqlite3.Connection, game_id: int, seq: int, label: str, notation: str,
+def add_turn(conn: Connection, game_id: int, seq: int, label: str, notation: str,
              position: GamePosition, message_row: int | None) -> None:
     """One entry of the game: a turn played, or ('end', note) for an ending off the board."""
     conn.execute(
@@ -274,19 +274,19 @@ def add_turn(conn: sqlite3.Connection, game_id: int, seq: int, label: str, notat
     )
 
 
-def drop_end_entry(conn: sqlite3.Connection, game_id: int, seq: int) -> None:
+def drop_end_entry(conn: Connection, game_id: int, seq: int) -> None:
     """A loss on time withdrawn: its 'end' entry goes."""
     conn.execute("DELETE FROM turns WHERE game_id = ? AND seq = ? AND label = 'end'",
                  (game_id, seq))
 
 
-def position_at(conn: sqlite3.Connection, game_id: int, seq: int) -> GamePosition:
+def position_at(conn: Connection, game_id: int, seq: int) -> GamePosition:
     row = conn.execute("SELECT snapshot FROM turns WHERE game_id = ? AND seq = ?",
                        (game_id, seq)).fetchone()
     return load_snapshot(row[0])
 
 
-def save_game(conn: sqlite3.Connection, game_id: int, *, record: str, offer: Offer | None,
+def save_game(conn: Connection, game_id: int, *, record: str, offer: Offer | None,
               status: str, result: str | None, end_reason: str | None) -> None:
     """The game's new state. A game that ends now gets its ``finished_at``; one already
     over keeps it; one back in play (a rollback after its end) loses it."""
@@ -299,17 +299,17 @@ def save_game(conn: sqlite3.Connection, game_id: int, *, record: str, offer: Off
     )
 
 
-def turn_rows(conn: sqlite3.Connection, game_id: int) -> list[sqlite3.Row]:
+def turn_rows(conn: Connection, game_id: int) -> list[Row]:
     """Every stored entry of a game (seq, label, notation, snapshot, ...), in order."""
     return conn.execute("SELECT * FROM turns WHERE game_id = ? ORDER BY seq",
                         (game_id,)).fetchall()
 
 
-def remove_turns_after(conn: sqlite3.Connection, game_id: int, keep_seq: int) -> None:
+def remove_turns_after(conn: Connection, game_id: int, keep_seq: int) -> None:
     conn.execute("DELETE FROM turns WHERE game_id = ? AND seq > ?", (game_id, keep_seq))
 
 
-def restore_turns(conn: sqlite3.Connection, game_id: int, rows: list[dict[str, object]]) -> None:
+def restore_turns(conn: Connection, game_id: int, rows: list[dict[str, object]]) -> None:
     """Put back entries a rollback removed (as ``turn_rows`` gave them)."""
     for r in rows:
         conn.execute(
@@ -320,7 +320,7 @@ def restore_turns(conn: sqlite3.Connection, game_id: int, rows: list[dict[str, o
         )
 
 
-def last_turn(conn: sqlite3.Connection, game_id: int) -> tuple[int, str] | None:
+def last_turn(conn: Connection, game_id: int) -> tuple[int, str] | None:
     """(seq, label) of the last turn played (not the start, not an 'end' entry)."""
     row = conn.execute(
         "SELECT seq, label FROM turns WHERE game_id = ? AND seq > 0 AND label != 'end' "
@@ -328,12 +328,12 @@ def last_turn(conn: sqlite3.Connection, game_id: int) -> tuple[int, str] | None:
     return None if row is None else (int(row[0]), str(row[1]))
 
 
-def save_clock(conn: sqlite3.Connection, game_id: int, state: ClockState) -> None:
+def save_clock(conn: Connection, game_id: int, state: ClockState) -> None:
     conn.execute("UPDATE games SET clock_state = ? WHERE id = ?",
                  (json.dumps(state.to_dict(), sort_keys=True), game_id))
 
 
-def start_clock(conn: sqlite3.Connection, game_id: int, settings: ClockSettings,
+def start_clock(conn: Connection, game_id: int, settings: ClockSettings,
                 state: ClockState) -> None:
     conn.execute(
         "UPDATE games SET clock_settings = ?, clock_state = ? WHERE id = ?",
@@ -342,7 +342,7 @@ def start_clock(conn: sqlite3.Connection, game_id: int, settings: ClockSettings,
     )
 
 
-def log(conn: sqlite3.Connection, game_id: int, kind: str, text: str, *,
+def log(conn: Connection, game_id: int, kind: str, text: str, *,
         at: float | None = None) -> None:
     """A line of the game's log (``pbem show --log``), made now or ``at``."""
     conn.execute("INSERT INTO game_log (game_id, at, kind, text) VALUES (?, ?, ?, ?)",
@@ -350,11 +350,11 @@ def log(conn: sqlite3.Connection, game_id: int, kind: str, text: str, *,
 
 
 # -- finding games ---------------------------------------------------------------------------
-def plays_any(conn: sqlite3.Connection, email: str) -> bool:
+def plays_any(conn: Connection, email: str) -> bool:
     return conn.execute("SELECT 1 FROM players WHERE email = ?", (email,)).fetchone() is not None
 
 
-def games_of(conn: sqlite3.Connection, email: str, *, playing: bool = False,
+def games_of(conn: Connection, email: str, *, playing: bool = False,
              clocked: bool = False) -> list[int]:
     """The ids of the games ``email`` plays (only those in play, only those on a clock)."""
     sql = ("SELECT DISTINCT p.game_id FROM players p JOIN games g ON g.id = p.game_id "
@@ -366,20 +366,20 @@ def games_of(conn: sqlite3.Connection, email: str, *, playing: bool = False,
     return [r[0] for r in conn.execute(sql + " ORDER BY p.game_id", (email,))]
 
 
-def clocked_games(conn: sqlite3.Connection) -> list[int]:
+def clocked_games(conn: Connection) -> list[int]:
     """Games in play on a clock (``pbem tick``)."""
     return [r[0] for r in conn.execute(
         "SELECT id FROM games WHERE status = 'playing' AND clock_state IS NOT NULL ORDER BY id")]
 
 
-def game_of_mail(conn: sqlite3.Connection, message_id: str) -> int | None:
+def game_of_mail(conn: Connection, message_id: str) -> int | None:
     """The game a mail the referee sent was about (a player's reply names it)."""
     row = conn.execute("SELECT game_id FROM outbox WHERE message_id = ?",
                        (message_id,)).fetchone()
     return None if row is None or row[0] is None else int(row[0])
 
 
-def finished_games(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+def finished_games(conn: Connection) -> list[Row]:
     """Every finished game as the ratings need it: id, ruleset (name and options JSON),
     result, finished_at, rated, and the two players' addresses (white, black)."""
     return conn.execute(
@@ -391,11 +391,11 @@ def finished_games(conn: sqlite3.Connection) -> list[sqlite3.Row]:
     ).fetchall()
 
 
-def start_position(conn: sqlite3.Connection, game_id: int) -> GamePosition:
+def start_position(conn: Connection, game_id: int) -> GamePosition:
     return position_at(conn, game_id, 0)
 
 
-def player_names(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+def player_names(conn: Connection) -> list[tuple[str, str]]:
     """(address, name) of every name a player played under, oldest game first, then the
     names players chose by mail (``name Alice Archer``)."""
     rows = [(r["email"], r["name"]) for r in
@@ -405,7 +405,7 @@ def player_names(conn: sqlite3.Connection) -> list[tuple[str, str]]:
     return rows
 
 
-def overview(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+def overview(conn: Connection) -> list[Row]:
     """One row per game for ``pbem games``."""
     return conn.execute(
         "SELECT g.id, g.name, g.status, g.result, g.ruleset, "

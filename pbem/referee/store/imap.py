@@ -1,11 +1,14 @@
 """The IMAP source's marks (``imap_source``): per account, folder and UIDVALIDITY, the
 highest UID below which every message is done with. They live in the store's database
-but over a connection of their own, so that a mark never commits the referee's work."""
+but over a connection of their own, so that a mark never commits the referee's work (on
+PostgreSQL too: a second connection to the same database)."""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+
+from pbem.referee.store.engine import WRITE_LOCK, Connection, PostgresConnection, is_url
 
 STATE_TABLE = """
 CREATE TABLE IF NOT EXISTS imap_state(
@@ -18,18 +21,26 @@ CREATE TABLE IF NOT EXISTS imap_state(
 """
 
 
-def open_marks(db_path: Path) -> sqlite3.Connection:
-    """The marks' own connection to the store's database."""
-    return sqlite3.connect(db_path, timeout=60)
+def open_marks(target: Path | str) -> Connection:
+    """The marks' own connection to the store's database (a path or a URL)."""
+    if is_url(target):
+        return PostgresConnection(str(target))
+    return sqlite3.connect(target, timeout=60)
 
 
-def ensure_marks(db: sqlite3.Connection) -> None:
+def ensure_marks(db: Connection) -> None:
     """The marks' table, made when it is missing (committed at once)."""
+    if isinstance(db, PostgresConnection):
+        db.execute("BEGIN")
+        db.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
+        db.execute(STATE_TABLE.replace("INTEGER", "BIGINT"))
+        db.execute("COMMIT")
+        return
     db.execute(STATE_TABLE)
     db.commit()
 
 
-def last_uid(db: sqlite3.Connection, account: str, folder: str, uidvalidity: int) -> int | None:
+def last_uid(db: Connection, account: str, folder: str, uidvalidity: int) -> int | None:
     row = db.execute(
         "SELECT last_uid FROM imap_state WHERE account = ? AND folder = ? AND uidvalidity = ?",
         (account, folder, uidvalidity),
@@ -37,9 +48,17 @@ def last_uid(db: sqlite3.Connection, account: str, folder: str, uidvalidity: int
     return None if row is None else int(row[0])
 
 
-def raise_mark(db: sqlite3.Connection, account: str, folder: str, uidvalidity: int,
+def raise_mark(db: Connection, account: str, folder: str, uidvalidity: int,
                mark: int) -> None:
     """Move the mark up to ``mark`` (never down), committed at once."""
+    if isinstance(db, PostgresConnection):  # autocommit: the statement is its transaction
+        db.execute(
+            "INSERT INTO imap_state(account, folder, uidvalidity, last_uid) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT(account, folder, uidvalidity) "
+            "DO UPDATE SET last_uid = greatest(imap_state.last_uid, excluded.last_uid)",
+            (account, folder, uidvalidity, mark),
+        )
+        return
     with db:
         db.execute(
             "INSERT INTO imap_state(account, folder, uidvalidity, last_uid) "

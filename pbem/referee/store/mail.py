@@ -7,10 +7,11 @@ import sqlite3
 import time
 
 from pbem.errors import PbemError
+from pbem.referee.store.engine import Connection, insert_id
 from pbem.referee.store.schema import transaction
 
 
-def handled_before(conn: sqlite3.Connection, message_id: str, mail_digest: str) -> bool:
+def handled_before(conn: Connection, message_id: str, mail_digest: str) -> bool:
     """Whether this very mail was handled (not refused) before: the same Message-ID *and*
     the same digest (``dedupe.digest``), so that a stranger's mail with a turn's
     Message-ID does not drop the turn, and a refused mail sent again is read again. Rows
@@ -22,18 +23,18 @@ def handled_before(conn: sqlite3.Connection, message_id: str, mail_digest: str) 
     ).fetchone() is not None
 
 
-def add_message(conn: sqlite3.Connection, message_id: str, mail_digest: str, sender: str,
+def add_message(conn: Connection, message_id: str, mail_digest: str, sender: str,
                 subject: str, raw: bytes) -> int:
     """Keep a message as it came, before deciding what it means; its row id."""
-    cur = conn.execute(
+    new_id = insert_id(conn,
         "INSERT INTO messages (message_id, digest, received_at, sender, subject, raw, outcome)"
         " VALUES (?, ?, ?, ?, ?, ?, 'pending')",
         (message_id, mail_digest, time.time(), sender, subject, raw),
     )
-    return int(cur.lastrowid or 0)
+    return new_id
 
 
-def set_outcome(conn: sqlite3.Connection, row: int, outcome: str, reason: str | None,
+def set_outcome(conn: Connection, row: int, outcome: str, reason: str | None,
                 game_id: int | None, side: str | None) -> None:
     conn.execute(
         "UPDATE messages SET outcome = ?, reason = ?, game_id = ?, side = ? WHERE id = ?",
@@ -41,12 +42,12 @@ def set_outcome(conn: sqlite3.Connection, row: int, outcome: str, reason: str | 
     )
 
 
-def add_failure(conn: sqlite3.Connection, message_id: str, error: str) -> None:
+def add_failure(conn: Connection, message_id: str, error: str) -> None:
     conn.execute("INSERT INTO failures (message_id, at, error) VALUES (?, ?, ?)",
                  (message_id, time.time(), error))
 
 
-def record_failure(conn: sqlite3.Connection, message_id: str, exc: Exception) -> None:
+def record_failure(conn: Connection, message_id: str, exc: Exception) -> None:
     """Keep why a message could not be handled, in a transaction of its own; best effort:
     a store that cannot take it either leaves the caller's error to be told."""
     try:
@@ -56,20 +57,20 @@ def record_failure(conn: sqlite3.Connection, message_id: str, exc: Exception) ->
         pass
 
 
-def queue(conn: sqlite3.Connection, message_id: str, game_id: int | None, side: str | None,
+def queue(conn: Connection, message_id: str, game_id: int | None, side: str | None,
           reply_to_row: int | None, recipient: str, kind: str, raw: bytes,
           answer: str | None = None) -> int:
     """One mail for the outbox; delivered after the commit. ``answer`` is 'keyed' or
     'stranger' for an answer to a mail (the rate limits count those), else None."""
-    cur = conn.execute(
+    new_id = insert_id(conn,
         "INSERT INTO outbox (message_id, game_id, side, reply_to_message, recipient, kind, "
         "raw, created_at, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (message_id, game_id, side, reply_to_row, recipient, kind, raw, time.time(), answer),
     )
-    return int(cur.lastrowid or 0)
+    return new_id
 
 
-def answers_since(conn: sqlite3.Connection, since: float, *, recipient: str | None = None,
+def answers_since(conn: Connection, since: float, *, recipient: str | None = None,
                   game_id: int | None = None, stranger: bool = False) -> int:
     """How many answers were queued after ``since``: to ``recipient``, about ``game_id``,
     only the strangers' (``stranger``), or all (the rate limits, ``ratelimit``)."""
@@ -86,7 +87,7 @@ def answers_since(conn: sqlite3.Connection, since: float, *, recipient: str | No
     return int(conn.execute(sql, args).fetchone()[0])
 
 
-def answers_of_kind_since(conn: sqlite3.Connection, since: float, recipient: str,
+def answers_of_kind_since(conn: Connection, since: float, recipient: str,
                           kind: str) -> list[bytes]:
     """The raw mails of the answers of ``kind`` queued to ``recipient`` after ``since`` (at
     most a day's rate limit of them): the same answer again is a mail loop (``ratelimit``)."""
@@ -95,7 +96,7 @@ def answers_of_kind_since(conn: sqlite3.Connection, since: float, recipient: str
         "AND kind = ?", (since, recipient, kind))]
 
 
-def game_history(conn: sqlite3.Connection, game_id: int) -> list[tuple[float, str]]:
+def game_history(conn: Connection, game_id: int) -> list[tuple[float, str]]:
     """Everything that happened to a game, as (time, line): ``pbem show --log``."""
     entries: list[tuple[float, str]] = []
     for r in conn.execute("SELECT * FROM messages WHERE game_id = ?", (game_id,)):

@@ -1,9 +1,12 @@
-"""The referee's SQLite store: games, players, turns with snapshots, messages, outbox.
+"""The referee's store: games, players, turns with snapshots, messages, outbox.
 
-WAL mode and a busy timeout let several ``pbem mail`` processes share the file;
-every incoming message is handled inside one ``BEGIN IMMEDIATE`` transaction
-(writers queue up, none sees another's half-done work). Schema changes are named
-migrations recorded in ``schema_migrations``, each applied in one transaction.
+On SQLite (the default), WAL mode and a busy timeout let several ``pbem mail`` processes
+share the file; every incoming message is handled inside one ``BEGIN IMMEDIATE``
+transaction (writers queue up, none sees another's half-done work). On PostgreSQL
+(``store: postgresql://...`` in config.yaml, several hosts on one database) a write
+transaction takes the database's one advisory write lock for the same effect across
+hosts (``engine.WRITE_LOCK``). Schema changes are named migrations recorded in
+``schema_migrations``, the same steps on both engines, each applied in one transaction.
 """
 
 from __future__ import annotations
@@ -12,17 +15,21 @@ import contextlib
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
-from pbem.errors import PbemError
+from pbem.referee.store.engine import (
+    WRITE_LOCK,
+    Connection,
+    PostgresConnection,
+    StoreError,
+    is_url,
+    postgresql_ddl,
+    redact,
+)
 
-
-class StoreError(PbemError):
-    """The store cannot be opened, read or written."""
-
-    code = "store"
-
+T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 60_000
 
@@ -397,13 +404,29 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
 )
 
 
-def connect(path: Path, *, create: bool = False) -> sqlite3.Connection:
-    """Open the store (autocommit: transactions are explicit) and bring its schema up to date.
+
+#: a step whose SQLite spelling rebuilds a table (SQLite's only way to drop a constraint)
+#: is, on PostgreSQL, the ALTER TABLE that does the same
+POSTGRESQL_STEPS: dict[str, str] = {
+    "0005-messages-digest-not-unique": """
+        ALTER TABLE messages ADD COLUMN digest TEXT;
+        ALTER TABLE messages DROP CONSTRAINT messages_message_id_key;
+        CREATE INDEX messages_message_id ON messages(message_id);
+    """,
+}
+
+
+def connect(target: Path | str, *, create: bool = False) -> Connection:
+    """Open the store (autocommit: transactions are explicit) and bring its schema up to date:
+    a SQLite file's path, or a ``postgresql://`` URL (``Home.store_target``).
 
     Only ``pbem init`` passes ``create``: a store that is missing or empty (0 bytes) is
     refused, never silently made anew, since a new store knows no games and would answer
     every player "this address plays no game" while the real games wait elsewhere.
     """
+    if is_url(target):
+        return _connect_postgresql(str(target), create=create)
+    path = Path(target)
     if not create:
         _check_exists(path)
     try:
@@ -428,6 +451,25 @@ def connect(path: Path, *, create: bool = False) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         why = _unwritable(path)
         raise StoreError(f"cannot open the store {path}: {why or exc}") from None
+    return conn
+
+
+def _connect_postgresql(url: str, *, create: bool) -> PostgresConnection:
+    conn = PostgresConnection(url)
+    try:
+        names = {r[0] for r in conn.execute(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = current_schema()")}
+        if "schema_migrations" not in names and (names or not create):
+            raise StoreError(
+                f"{redact(url)} is not a pbem store (it has no schema): the referee does not "
+                "write into it; `pbem init --store URL` makes the schema in an empty database",
+                code="store.missing",
+            )
+        migrate(conn)
+    except BaseException:
+        conn.close()
+        raise
     return conn
 
 
@@ -469,19 +511,39 @@ def _check_exists(path: Path) -> None:
         )
 
 
-def applied_migrations(conn: sqlite3.Connection) -> list[str]:
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at REAL)"
-    )
+def applied_migrations(conn: Connection) -> list[str]:
+    if isinstance(conn, PostgresConnection):
+        with transaction(conn):  # two hosts starting at once: one makes the table
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
+                         "(name TEXT PRIMARY KEY, applied_at DOUBLE PRECISION)")
+    else:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, "
+            "applied_at REAL)"
+        )
     return [r[0] for r in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
 
 
-def migrate(conn: sqlite3.Connection) -> list[str]:
+def migrate(conn: Connection) -> list[str]:
     """Apply the migrations not yet applied, each in its own transaction; their names."""
     done = set(applied_migrations(conn))
     applied = []
     for name, sql in MIGRATIONS:
         if name in done:
+            continue
+        if isinstance(conn, PostgresConnection):
+            with transaction(conn):
+                if conn.execute(
+                    "SELECT 1 FROM schema_migrations WHERE name = ?", (name,)
+                ).fetchone():
+                    continue
+                for statement in postgresql_ddl(POSTGRESQL_STEPS.get(name, sql)):
+                    conn.script(statement)
+                conn.execute(
+                    "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
+                    (name, time.time()),
+                )
+            applied.append(name)
             continue
         rebuild = "DROP TABLE" in sql
         if rebuild:
@@ -521,8 +583,13 @@ def _statements(sql: str) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls everything back."""
+def transaction(conn: Connection) -> Iterator[Connection]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls everything back. On
+    PostgreSQL: ``BEGIN`` and the database's write lock, held until the commit."""
+    if isinstance(conn, PostgresConnection):
+        with _pg_transaction(conn):
+            yield conn
+        return
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.Error as exc:
@@ -540,15 +607,71 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         raise StoreError(f"cannot commit to the store: {exc}") from None
 
 
+#: how often ``retried`` runs a unit of work when the store undid its transaction for a
+#: reason of its own (PostgreSQL: a dropped connection, a serialization failure, a deadlock)
+STORE_ATTEMPTS = 3
+RETRIED = frozenset({"store.retry", "store.unreachable"})
+
+
+def retried(conn: Connection, work: Callable[[], T]) -> T:
+    """``work()`` inside one ``transaction``; run again from the start (a new transaction,
+    the connection opened anew when it dropped) when the store undid it by itself, up to
+    ``STORE_ATTEMPTS`` times. On SQLite no error is of those kinds: one run, as before."""
+    for attempt in range(1, STORE_ATTEMPTS + 1):
+        try:
+            with transaction(conn):
+                return work()
+        except StoreError as exc:
+            if exc.code not in RETRIED or attempt == STORE_ATTEMPTS:
+                raise
+            time.sleep(0.2 * attempt)
+    raise AssertionError("unreachable")
+
+
 @contextlib.contextmanager
-def savepoint(conn: sqlite3.Connection, name: str) -> Iterator[sqlite3.Connection]:
+def read_transaction(conn: Connection) -> Iterator[Connection]:
+    """A transaction without the write lock, for work that locks only the rows it takes
+    (``SELECT ... FOR UPDATE SKIP LOCKED``: the outbox's claims) on PostgreSQL; on
+    SQLite the same as ``transaction``."""
+    if isinstance(conn, PostgresConnection):
+        with _pg_transaction(conn, lock=False):
+            yield conn
+        return
+    with transaction(conn):
+        yield conn
+
+
+@contextlib.contextmanager
+def _pg_transaction(conn: PostgresConnection, lock: bool = True) -> Iterator[None]:
+    conn.reopen_if_broken()
+    conn.execute("BEGIN")
+    try:
+        if lock:
+            conn.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
+        yield
+    except BaseException:
+        with contextlib.suppress(StoreError):
+            if not conn.broken:
+                conn.execute("ROLLBACK")
+        raise
+    try:
+        conn.execute("COMMIT")
+    except StoreError as exc:
+        with contextlib.suppress(StoreError):
+            if not conn.broken:
+                conn.execute("ROLLBACK")
+        raise StoreError(f"cannot commit to the store: {exc}", code=exc.code) from None
+
+
+@contextlib.contextmanager
+def savepoint(conn: Connection, name: str) -> Iterator[Connection]:
     """A part of the caller's transaction that an exception undoes alone (and re-raises):
     the rest of the transaction stands."""
     conn.execute(f"SAVEPOINT {name}")
     try:
         yield conn
     except BaseException:
-        with contextlib.suppress(sqlite3.Error):  # an error may have ended the transaction
+        with contextlib.suppress(sqlite3.Error, StoreError):  # an error may have ended it
             conn.execute(f"ROLLBACK TO {name}")
             conn.execute(f"RELEASE {name}")
         raise

@@ -5,10 +5,10 @@ the entry ``from_seq`` that the opponent's next turn replies to."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from dataclasses import dataclass
 
+from pbem.referee.store.engine import Connection
 from pbem.referee.turns.conditions import Condition
 from pbem.rules.pieces import Side
 
@@ -21,16 +21,18 @@ class Standing:
     conditions: tuple[Condition, ...]
 
 
-def save(conn: sqlite3.Connection, game_id: int, side: Side, from_seq: int,
+def save(conn: Connection, game_id: int, side: Side, from_seq: int,
          conditions: tuple[Condition, ...]) -> None:
     """Store ``side``'s set, replacing the one that stood."""
     text = json.dumps([c.to_json() for c in conditions])
     conn.execute(
-        "INSERT OR REPLACE INTO conditions (game_id, side, from_seq, conditions, created_at) "
-        "VALUES (?, ?, ?, ?, ?)", (game_id, side.letter, from_seq, text, time.time()))
+        "INSERT INTO conditions (game_id, side, from_seq, conditions, created_at) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, side) DO UPDATE SET "
+        "from_seq = excluded.from_seq, conditions = excluded.conditions, "
+        "created_at = excluded.created_at", (game_id, side.letter, from_seq, text, time.time()))
 
 
-def load(conn: sqlite3.Connection, game_id: int, side: Side) -> Standing | None:
+def load(conn: Connection, game_id: int, side: Side) -> Standing | None:
     row = conn.execute("SELECT from_seq, conditions FROM conditions WHERE game_id = ? AND "
                        "side = ?", (game_id, side.letter)).fetchone()
     if row is None:
@@ -39,13 +41,13 @@ def load(conn: sqlite3.Connection, game_id: int, side: Side) -> Standing | None:
     return Standing(side, row["from_seq"], trees)
 
 
-def drop(conn: sqlite3.Connection, game_id: int, side: Side) -> bool:
+def drop(conn: Connection, game_id: int, side: Side) -> bool:
     """Remove ``side``'s set; whether there was one."""
     cur = conn.execute("DELETE FROM conditions WHERE game_id = ? AND side = ?",
                        (game_id, side.letter))
     return cur.rowcount > 0
 
 
-def drop_all(conn: sqlite3.Connection, game_id: int) -> None:
+def drop_all(conn: Connection, game_id: int) -> None:
     """Both players' sets go (a takeback, a rollback, the end of the game)."""
     conn.execute("DELETE FROM conditions WHERE game_id = ?", (game_id,))

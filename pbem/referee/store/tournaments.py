@@ -4,8 +4,9 @@ with the boards (``boards``), so a rollback or an adjudication shows at once."""
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
+
+from pbem.referee.store.engine import Connection, Row, insert_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,50 +62,50 @@ _EVENT = ("id, name, ruleset, format, rounds, division_size, clock, rated, publi
           "ends_at, webhook, status, created_at, started_at, finished_at")
 
 
-def _event(row: sqlite3.Row) -> Event:
+def _event(row: Row) -> Event:
     fields = dict(zip(row.keys(), tuple(row), strict=True))
     return Event(**{**fields, "rated": bool(fields["rated"])})
 
 
-def add_event(conn: sqlite3.Connection, *, name: str, ruleset: str, format: str,
+def add_event(conn: Connection, *, name: str, ruleset: str, format: str,
               rounds: int | None, division_size: int | None, clock: str | None, rated: bool,
               public_delay: int | None, ends_at: float | None, webhook: str | None,
               now: float) -> int:
-    cur = conn.execute(
+    new_id = insert_id(conn,
         "INSERT INTO tournaments (name, ruleset, format, rounds, division_size, clock, rated, "
         "public_delay, ends_at, webhook, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (name, ruleset, format, rounds, division_size, clock, int(rated), public_delay, ends_at,
          webhook, now))
-    return int(cur.lastrowid or 0)
+    return new_id
 
 
-def find_event(conn: sqlite3.Connection, name: str) -> Event | None:
+def find_event(conn: Connection, name: str) -> Event | None:
     """The event of that name (letter case aside), or None."""
-    row = conn.execute(f"SELECT {_EVENT} FROM tournaments WHERE name = ? COLLATE NOCASE",
+    row = conn.execute(f"SELECT {_EVENT} FROM tournaments WHERE lower(name) = lower(?)",
                        (name.strip(),)).fetchone()
     return None if row is None else _event(row)
 
 
-def event_by_id(conn: sqlite3.Connection, event_id: int) -> Event:
+def event_by_id(conn: Connection, event_id: int) -> Event:
     return _event(conn.execute(f"SELECT {_EVENT} FROM tournaments WHERE id = ?",
                                (event_id,)).fetchone())
 
 
-def events(conn: sqlite3.Connection) -> list[Event]:
+def events(conn: Connection) -> list[Event]:
     return [_event(r) for r in conn.execute(f"SELECT {_EVENT} FROM tournaments ORDER BY id")]
 
 
-def set_status(conn: sqlite3.Connection, event_id: int, status: str, now: float) -> None:
+def set_status(conn: Connection, event_id: int, status: str, now: float) -> None:
     column = {"running": "started_at", "finished": "finished_at"}[status]
     conn.execute(f"UPDATE tournaments SET status = ?, {column} = ? WHERE id = ?",
                  (status, now, event_id))
 
 
-def set_end_date(conn: sqlite3.Connection, event_id: int, ends_at: float | None) -> None:
+def set_end_date(conn: Connection, event_id: int, ends_at: float | None) -> None:
     conn.execute("UPDATE tournaments SET ends_at = ? WHERE id = ?", (ends_at, event_id))
 
 
-def add_entry(conn: sqlite3.Connection, event_id: int, email: str, name: str | None) -> int:
+def add_entry(conn: Connection, event_id: int, email: str, name: str | None) -> int:
     """Enter ``email``; its number in the order of entry."""
     row = conn.execute("SELECT coalesce(max(number), 0) + 1 FROM tournament_entries "
                        "WHERE tournament_id = ?", (event_id,)).fetchone()
@@ -113,13 +114,13 @@ def add_entry(conn: sqlite3.Connection, event_id: int, email: str, name: str | N
     return int(row[0])
 
 
-def remove_entry(conn: sqlite3.Connection, event_id: int, number: int) -> None:
+def remove_entry(conn: Connection, event_id: int, number: int) -> None:
     """Strike an entry before the start (the numbers of the others stay)."""
     conn.execute("DELETE FROM tournament_entries WHERE tournament_id = ? AND number = ?",
                  (event_id, number))
 
 
-def entries(conn: sqlite3.Connection, event_id: int) -> list[Entry]:
+def entries(conn: Connection, event_id: int) -> list[Entry]:
     return [
         Entry(r["number"], r["email"], r["name"], r["rating"], r["division"], r["seed"],
               r["withdrawn_at"], r["display_name"])
@@ -130,26 +131,26 @@ def entries(conn: sqlite3.Connection, event_id: int) -> list[Entry]:
     ]
 
 
-def seat(conn: sqlite3.Connection, event_id: int, number: int, rating: float, division: int,
+def seat(conn: Connection, event_id: int, number: int, rating: float, division: int,
          seed: int) -> None:
     conn.execute("UPDATE tournament_entries SET rating = ?, division = ?, seed = ? "
                  "WHERE tournament_id = ? AND number = ?",
                  (rating, division, seed, event_id, number))
 
 
-def withdraw(conn: sqlite3.Connection, event_id: int, number: int, now: float) -> None:
+def withdraw(conn: Connection, event_id: int, number: int, now: float) -> None:
     conn.execute("UPDATE tournament_entries SET withdrawn_at = ? WHERE tournament_id = ? "
                  "AND number = ?", (now, event_id, number))
 
 
-def add_board(conn: sqlite3.Connection, event_id: int, division: int, round: int, board: int,
+def add_board(conn: Connection, event_id: int, division: int, round: int, board: int,
               white: int, black: int | None, game_id: int | None) -> None:
     conn.execute("INSERT INTO tournament_boards (tournament_id, division, round, board, white, "
                  "black, game_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
                  (event_id, division, round, board, white, black, game_id))
 
 
-def boards(conn: sqlite3.Connection, event_id: int) -> list[BoardRow]:
+def boards(conn: Connection, event_id: int) -> list[BoardRow]:
     """Every board of the event with its game's status and result, in schedule order."""
     return [
         BoardRow(r["division"], r["round"], r["board"], r["white"], r["black"], r["game_id"],
@@ -162,20 +163,20 @@ def boards(conn: sqlite3.Connection, event_id: int) -> list[BoardRow]:
     ]
 
 
-def event_of_game(conn: sqlite3.Connection, game_id: int) -> tuple[int, int, int] | None:
+def event_of_game(conn: Connection, game_id: int) -> tuple[int, int, int] | None:
     """(event id, round, board) of a game of an event, or None."""
     row = conn.execute("SELECT tournament_id, round, board FROM tournament_boards "
                        "WHERE game_id = ?", (game_id,)).fetchone()
     return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
 
 
-def event_games(conn: sqlite3.Connection) -> dict[int, tuple[int, int]]:
+def event_games(conn: Connection) -> dict[int, tuple[int, int]]:
     """game id -> (event id, round) for every game of every event (the site's pages)."""
     return {int(r[0]): (int(r[1]), int(r[2])) for r in conn.execute(
         "SELECT game_id, tournament_id, round FROM tournament_boards WHERE game_id IS NOT NULL")}
 
 
-def entries_of(conn: sqlite3.Connection, email: str) -> list[int]:
+def entries_of(conn: Connection, email: str) -> list[int]:
     """The events ``email`` has entered (withdrawn or not)."""
     return [int(r[0]) for r in conn.execute(
         "SELECT tournament_id FROM tournament_entries WHERE email = ?", (email,))]
@@ -196,7 +197,7 @@ class GameFacts:
     bye: Entry | None
 
 
-def game_facts(conn: sqlite3.Connection, game_id: int) -> GameFacts | None:
+def game_facts(conn: Connection, game_id: int) -> GameFacts | None:
     """The event, round, board and seeds of a game of an event, or None."""
     row = conn.execute("SELECT tournament_id, division, round, board, white, black "
                        "FROM tournament_boards WHERE game_id = ?", (game_id,)).fetchone()
@@ -217,7 +218,7 @@ def game_facts(conn: sqlite3.Connection, game_id: int) -> GameFacts | None:
                      None if row["black"] is None else int(row["black"]), entry)
 
 
-def game_ids(conn: sqlite3.Connection, event_id: int) -> list[int]:
+def game_ids(conn: Connection, event_id: int) -> list[int]:
     """The event's games by division, round and board."""
     return [int(r[0]) for r in conn.execute(
         "SELECT game_id FROM tournament_boards WHERE tournament_id = ? AND game_id IS NOT NULL "

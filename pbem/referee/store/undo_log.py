@@ -5,10 +5,10 @@ record, result and clock as they were before."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from dataclasses import dataclass
 
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Game
 from pbem.referee.store.offers import Offer, from_stored, stored
 
@@ -28,7 +28,7 @@ class Kept:
     why: str
 
 
-def keep(conn: sqlite3.Connection, game: Game, removed: list[dict[str, object]],
+def keep(conn: Connection, game: Game, removed: list[dict[str, object]],
          why: str) -> None:
     conn.execute(
         "INSERT INTO rollbacks (game_id, at, seq, turns, record, offer, status, result, "
@@ -39,7 +39,7 @@ def keep(conn: sqlite3.Connection, game: Game, removed: list[dict[str, object]],
     )
 
 
-def last(conn: sqlite3.Connection, game_id: int) -> Kept | None:
+def last(conn: Connection, game_id: int) -> Kept | None:
     """The game's last rollback not undone yet."""
     row = conn.execute("SELECT * FROM rollbacks WHERE game_id = ? AND undone_at IS NULL "
                        "ORDER BY id DESC LIMIT 1", (game_id,)).fetchone()
@@ -50,7 +50,7 @@ def last(conn: sqlite3.Connection, game_id: int) -> Kept | None:
                 row["clock_state"], row["why"])
 
 
-def undone(conn: sqlite3.Connection, kept: Kept) -> None:
+def undone(conn: Connection, kept: Kept) -> None:
     if kept.clock_state is not None:
         conn.execute("UPDATE games SET clock_state = ? WHERE id = (SELECT game_id FROM "
                      "rollbacks WHERE id = ?)", (kept.clock_state, kept.id))

@@ -11,8 +11,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from pbem.errors import PbemError
 from pbem.referee import clock
 from pbem.referee.config.home import Config
@@ -20,6 +18,7 @@ from pbem.referee.outgoing.hook_outbox import hook_settings
 from pbem.referee.outgoing.webhooks import check_url, hook_body
 from pbem.referee.public.publish import page_links
 from pbem.referee.store import delivery
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Game, Player
 from pbem.referee.store.offers import Offer, OfferKind
 from pbem.rules.game import turn_name
@@ -39,7 +38,7 @@ def check_organiser_hook(config: Config, url: str) -> None:
         raise WebhookRefused(f"--webhook {url[:80]!r}: {why}")
 
 
-def set_organiser_hook(conn: sqlite3.Connection, config: Config, game_id: int,
+def set_organiser_hook(conn: Connection, config: Config, game_id: int,
                        url: str | None) -> None:
     """The organiser's webhook of one game (``pbem new --webhook``, ``pbem tournament new
     --webhook`` for each game of the event), in the caller's transaction; None: the
@@ -49,7 +48,7 @@ def set_organiser_hook(conn: sqlite3.Connection, config: Config, game_id: int,
     delivery.set_game_hook(conn, game_id, url)
 
 
-def organiser_hook(conn: sqlite3.Connection, config: Config, game_id: int) -> str | None:
+def organiser_hook(conn: Connection, config: Config, game_id: int) -> str | None:
     return delivery.game_hook(conn, game_id) or (config.extra.get("webhooks") or {}).get("url")
 
 
@@ -57,7 +56,7 @@ def _called(p: Player) -> str:
     return p.title if "@" in p.name or p.name == p.email else f"{p.title} ({p.name})"
 
 
-def queue_event(conn: sqlite3.Connection, config: Config, game: Game, event: str,
+def queue_event(conn: Connection, config: Config, game: Game, event: str,
                 players: list[Side], text: str) -> int:
     """Queue ``event`` of ``game`` for the hooks of ``players`` and the organiser's; how
     many calls were queued."""
@@ -85,7 +84,7 @@ def queue_event(conn: sqlite3.Connection, config: Config, game: Game, event: str
     return len(urls)
 
 
-def after_commit(conn: sqlite3.Connection, config: Config, game: Game, *, played: bool,
+def after_commit(conn: Connection, config: Config, game: Game, *, played: bool,
                  ended: bool, new_offer: Offer | None) -> None:
     """The events of one unit (``commit``): its end, or whose turn it became; an offer."""
     if ended:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -31,6 +30,7 @@ from pbem.referee.outgoing.letters import letter
 from pbem.referee.outgoing.mailer import Mailer
 from pbem.referee.outgoing.operator_notice import notify_operator
 from pbem.referee.store import accounts, delivery, games
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Game, load_game
 from pbem.rules.game import counted
 
@@ -55,7 +55,7 @@ class BounceSeen:
     game_id: int | None = None
 
 
-def take_bounce(conn: sqlite3.Connection, config: Config, mailer: Mailer, inc: Incoming,
+def take_bounce(conn: Connection, config: Config, mailer: Mailer, inc: Incoming,
                 row: int, now: datetime) -> BounceSeen | None:
     """Read ``inc`` as a bounce; None when it is none and came to no bounce address (the
     caller goes on as with any mail)."""
@@ -97,11 +97,11 @@ def take_bounce(conn: sqlite3.Connection, config: Config, mailer: Mailer, inc: I
     return BounceSeen("bounce", said, game_id)
 
 
-def _games_in_play(conn: sqlite3.Connection, address: str) -> list[Game]:
+def _games_in_play(conn: Connection, address: str) -> list[Game]:
     return [load_game(conn, g) for g in games.games_of(conn, address, playing=True)]
 
 
-def mark_unreachable(conn: sqlite3.Connection, config: Config, mailer: Mailer, address: str,
+def mark_unreachable(conn: Connection, config: Config, mailer: Mailer, address: str,
                      now: datetime, why: str) -> None:
     """Mark ``address`` unreachable (once): its clocks wait, its opponents and the operator
     are told."""
@@ -142,7 +142,7 @@ def mark_unreachable(conn: sqlite3.Connection, config: Config, mailer: Mailer, a
             "mark. Tell him another way if you can.", game_id=game.id)
 
 
-def grace_over(conn: sqlite3.Connection, config: Config, now: datetime) -> int:
+def grace_over(conn: Connection, config: Config, now: datetime) -> int:
     """``pbem tick``: tell the operator (once) of each player still unreachable after the
     grace; the clocks run again by themselves (the wait ended). How many were told."""
     told = 0
@@ -164,7 +164,7 @@ def grace_over(conn: sqlite3.Connection, config: Config, now: datetime) -> int:
     return told
 
 
-def unreachable_words(conn: sqlite3.Connection, game: Game) -> list[str]:
+def unreachable_words(conn: Connection, game: Game) -> list[str]:
     """``pbem games`` and ``show``: a line for each player of ``game`` marked unreachable."""
     lines = []
     for p in game.players.values():
@@ -185,7 +185,7 @@ def _text_of(raw: bytes) -> tuple[str, str]:
     return subject, str(text)[:MISSED_CHARS]
 
 
-def welcome_back(conn: sqlite3.Connection, config: Config, mailer: Mailer, address: str,
+def welcome_back(conn: Connection, config: Config, mailer: Mailer, address: str,
                  now: datetime) -> bool:
     """He wrote: the mark goes, the waits end, and what he missed comes in one mail. False
     when he was not marked."""

@@ -9,7 +9,6 @@ caller's transaction.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import replace
 from datetime import datetime
 
@@ -17,10 +16,11 @@ from pbem.referee import clock
 from pbem.referee.store import games
 from pbem.referee.store import standing_conditions as conditions
 from pbem.referee.store import undo_log as rollbacks
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Game, load_game, record_text
 
 
-def rollback_to(conn: sqlite3.Connection, game: Game, keep_seq: int, now: datetime,
+def rollback_to(conn: Connection, game: Game, keep_seq: int, now: datetime,
                 why: str) -> Game:
     """Remove every turn after ``keep_seq``, keeping them for an undo; the game plays on."""
     removed = [dict(r) for r in games.turn_rows(conn, game.id) if r["seq"] > keep_seq]
@@ -40,7 +40,7 @@ def rollback_to(conn: sqlite3.Connection, game: Game, keep_seq: int, now: dateti
     return load_game(conn, game.id)
 
 
-def undo_last(conn: sqlite3.Connection, game_id: int) -> tuple[Game, str] | None:
+def undo_last(conn: Connection, game_id: int) -> tuple[Game, str] | None:
     """Put back what the game's last rollback removed, if nothing was played since; the
     game as it is then and what the rollback was."""
     kept = rollbacks.last(conn, game_id)

@@ -4,7 +4,6 @@ and an accepted challenge share it, inside the caller's transaction."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 from typing import Any
 
@@ -14,13 +13,14 @@ from pbem.referee.clock import ClockSettings
 from pbem.referee.outgoing.labels import label_problem
 from pbem.referee.outgoing.mailer import Mailer
 from pbem.referee.store import accounts, games
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Player, load_game
 from pbem.referee.store.secrets_scheme import new_token
 from pbem.rules.pieces import Side
 
 
 def start_game(
-    conn: sqlite3.Connection, mailer: Mailer, now: datetime, white: str, black: str,
+    conn: Connection, mailer: Mailer, now: datetime, white: str, black: str,
     ruleset: Any, name: str | None = None, white_name: str | None = None,
     black_name: str | None = None, settings: ClockSettings | None = None, *,
     rated: bool = True,

@@ -12,7 +12,6 @@ which board. Withdrawals end games, so they live a layer up (``tournament_play``
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
@@ -28,6 +27,7 @@ from pbem.referee.outgoing.webhooks import HookSettings, check_url
 from pbem.referee.public.club_ratings import club_ratings
 from pbem.referee.store import delivery
 from pbem.referee.store import tournaments as store
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.tournaments import Entry, Event
 from pbem.referee.work.starting import start_game
 from pbem.render.tournament_page import EventGame, EventView
@@ -68,7 +68,7 @@ def game_name(event: Event, division: int, divisions: int, round: int, board: in
 
 
 # -- the organiser -----------------------------------------------------------------------
-def create(conn: sqlite3.Connection, now: datetime, *, name: str, ruleset: str, format: str,
+def create(conn: Connection, now: datetime, *, name: str, ruleset: str, format: str,
            rounds: int | None = None, division_size: int | None = None,
            clock: str | None = None, rated: bool = True, public_delay: int | None = None,
            ends_at: datetime | None = None, webhook: str | None = None,
@@ -121,7 +121,7 @@ def create(conn: sqlite3.Connection, now: datetime, *, name: str, ruleset: str, 
     return store.event_by_id(conn, event_id)
 
 
-def find(conn: sqlite3.Connection, name: str) -> Event:
+def find(conn: Connection, name: str) -> Event:
     event = store.find_event(conn, name)
     if event is None:
         known = ", ".join(e.name for e in store.events(conn)) or "none"
@@ -129,7 +129,7 @@ def find(conn: sqlite3.Connection, name: str) -> Event:
     return event
 
 
-def enter(conn: sqlite3.Connection, event: Event, email: str, name: str | None = None) -> int:
+def enter(conn: Connection, event: Event, email: str, name: str | None = None) -> int:
     """Enter ``email`` (while entries are open); his number in the order of entry."""
     email = email.strip().lower()
     if "@" not in email or any(c.isspace() for c in email):
@@ -147,7 +147,7 @@ def enter(conn: sqlite3.Connection, event: Event, email: str, name: str | None =
     return store.add_entry(conn, event.id, email, name)
 
 
-def entry_of(conn: sqlite3.Connection, event: Event, email: str) -> Entry:
+def entry_of(conn: Connection, event: Event, email: str) -> Entry:
     email = email.strip().lower()
     for entry in store.entries(conn, event.id):
         if entry.email == email:
@@ -156,7 +156,7 @@ def entry_of(conn: sqlite3.Connection, event: Event, email: str) -> Entry:
 
 
 # -- the start and the rounds ---------------------------------------------------------------
-def _ratings(conn: sqlite3.Connection, options: Options, event: Event,
+def _ratings(conn: Connection, options: Options, event: Event,
              entries: list[Entry]) -> dict[int, float]:
     """Each entrant's rating in the event's game now (the seeding), the starting one for
     a player the table does not know yet."""
@@ -169,7 +169,7 @@ def _ratings(conn: sqlite3.Connection, options: Options, event: Event,
     return found
 
 
-def start(conn: sqlite3.Connection, mailer: Mailer, options: Options, now: datetime,
+def start(conn: Connection, mailer: Mailer, options: Options, now: datetime,
           event: Event) -> list[int]:
     """Close the entries, seed the players by rating, and start every game of a round robin
     or the first round of a Swiss event; each player gets one summary of his games. The new
@@ -205,7 +205,7 @@ def start(conn: sqlite3.Connection, mailer: Mailer, options: Options, now: datet
     return started
 
 
-def _open_boards(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event: Event,
+def _open_boards(conn: Connection, mailer: Mailer, now: datetime, event: Event,
                  division: int, divisions: int,
                  pairs: list[tuple[int, int, int, int | None]]) -> list[int]:
     """Start a game for every (round, board, white, black) pair, a bye row for black None."""
@@ -229,7 +229,7 @@ def _open_boards(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event:
     return started
 
 
-def _pair_next(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event: Event,
+def _pair_next(conn: Connection, mailer: Mailer, now: datetime, event: Event,
                round: int) -> list[int]:
     """Pair a Swiss event's round ``round`` (FIDE Dutch) from the rounds before it and start
     its games."""
@@ -276,7 +276,7 @@ def _points(result: str | None, white: bool) -> float:
     return pts if white else 1 - pts
 
 
-def advance(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event_id: int) -> None:
+def advance(conn: Connection, mailer: Mailer, now: datetime, event_id: int) -> None:
     """After a game of the event ended: when every game of the round is over, pair a Swiss
     event's next round; when every game is over and no round is left, the event is over."""
     event = store.event_by_id(conn, event_id)
@@ -295,7 +295,7 @@ def advance(conn: sqlite3.Connection, mailer: Mailer, now: datetime, event_id: i
     store.set_status(conn, event.id, "finished", now.timestamp())
 
 
-def _summaries(conn: sqlite3.Connection, mailer: Mailer, event: Event) -> None:
+def _summaries(conn: Connection, mailer: Mailer, event: Event) -> None:
     """One mail to each player: his games of the event as they start, colours and
     opponents, and how to follow the event."""
     entries = store.entries(conn, event.id)
@@ -344,7 +344,7 @@ class EventTable:
     entered: list[str]
 
 
-def table(conn: sqlite3.Connection, event: Event) -> EventTable:
+def table(conn: Connection, event: Event) -> EventTable:
     """The event's divisions with their standings and games, as the games stand now."""
     entries = store.entries(conn, event.id)
     boards = store.boards(conn, event.id)
@@ -397,7 +397,7 @@ def opened_line(event: Event) -> str:
             f"{'' if event.rated else ', unrated'})")
 
 
-def events_overview(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+def events_overview(conn: Connection) -> list[dict[str, Any]]:
     """Every event in brief (``pbem tournaments --json``): name, format, status, ruleset,
     players entered, rounds."""
     return [{"name": e.name, "format": e.format, "status": e.status, "ruleset": e.ruleset,
@@ -521,7 +521,7 @@ def event_lines(t: EventTable) -> list[str]:
     return lines
 
 
-def crosstable_for_game(conn: sqlite3.Connection, game_id: int) -> str | None:
+def crosstable_for_game(conn: Connection, game_id: int) -> str | None:
     """The crosstable of the event a game belongs to (for its result mail), or None."""
     found = store.event_of_game(conn, game_id)
     if found is None:
@@ -529,14 +529,14 @@ def crosstable_for_game(conn: sqlite3.Connection, game_id: int) -> str | None:
     return "\n".join(crosstable_lines(table(conn, store.event_by_id(conn, found[0]))))
 
 
-def game_over(conn: sqlite3.Connection, mailer: Mailer, now: datetime, game_id: int) -> None:
+def game_over(conn: Connection, mailer: Mailer, now: datetime, game_id: int) -> None:
     """A game ended: if it is a game of an event, the event may go on (``advance``)."""
     found = store.event_of_game(conn, game_id)
     if found is not None:
         advance(conn, mailer, now, found[0])
 
 
-def check_adjudication(conn: sqlite3.Connection, event: Event, game_id: int,
+def check_adjudication(conn: Connection, event: Event, game_id: int,
                        now: datetime) -> None:
     """The organiser adjudicates a game of his event only once the event's end date has
     passed (an event without one: any time), and only a game still in play."""
@@ -550,7 +550,7 @@ def check_adjudication(conn: sqlite3.Connection, event: Event, game_id: int,
 
 
 # -- the live site ---------------------------------------------------------------------------
-def event_view(conn: sqlite3.Connection, event: Event) -> tuple[EventView, str]:
+def event_view(conn: Connection, event: Event) -> tuple[EventView, str]:
     """The event as its page shows it (display names only), and a fingerprint of it: the
     page is rewritten only when that changes."""
     entries = store.entries(conn, event.id)
@@ -569,6 +569,6 @@ def event_view(conn: sqlite3.Connection, event: Event) -> tuple[EventView, str]:
     return view, fingerprint
 
 
-def site_views(conn: sqlite3.Connection) -> list[tuple[EventView, str]]:
+def site_views(conn: Connection) -> list[tuple[EventView, str]]:
     """Every started event's page view and fingerprint (``pbem.render.live_site``)."""
     return [event_view(conn, e) for e in store.events(conn) if e.status != "entries"]

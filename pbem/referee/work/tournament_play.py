@@ -5,7 +5,6 @@ every game ends (``commit``): result mail with the crosstable, ratings, the next
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from pbem.referee.config.home import Config
@@ -13,6 +12,7 @@ from pbem.referee.config.options import Options
 from pbem.referee.outgoing.mailer import Mailer
 from pbem.referee.store import games
 from pbem.referee.store import tournaments as store
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import load_game
 from pbem.referee.store.tournaments import Event
 from pbem.referee.work.commit import commit
@@ -22,7 +22,7 @@ from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
 
 
-def withdraw(conn: sqlite3.Connection, config: Config, options: Options, mailer: Mailer,
+def withdraw(conn: Connection, config: Config, options: Options, mailer: Mailer,
              now: datetime, event: Event, email: str) -> str:
     """Take ``email`` out of the event: before the start his entry goes; after it, his
     games in play are lost by forfeit and he is paired no more. What was done, in words."""

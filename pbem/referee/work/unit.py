@@ -20,7 +20,6 @@ A unit is about one game (a turn, an offer, ``board``) or about its sender alone
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -32,6 +31,7 @@ from pbem.referee.intake.inbox import Incoming
 from pbem.referee.intake.orders import Order
 from pbem.referee.outgoing.mailer import Mailer
 from pbem.referee.store import standing_conditions
+from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Game, Player
 from pbem.referee.store.offers import Offer
 from pbem.referee.store.standing_conditions import Standing
@@ -62,7 +62,7 @@ class Conditional:
 
 @dataclass
 class Unit:
-    conn: sqlite3.Connection
+    conn: Connection
     config: Config
     options: Options
     mailer: Mailer
@@ -113,7 +113,7 @@ class Unit:
     changed: bool = False
 
     @classmethod
-    def for_game(cls, conn: sqlite3.Connection, config: Config, options: Options,
+    def for_game(cls, conn: Connection, config: Config, options: Options,
                  mailer: Mailer, now: datetime, game: Game, side: Side,
                  inc: Incoming | None = None, row: int | None = None) -> Unit:
         unit = cls(conn, config, options, mailer, now, game.players[side].email, inc, row,

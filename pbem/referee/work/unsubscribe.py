@@ -10,15 +10,14 @@ that game. Mail programs send these without a person's words, so nothing is answ
 
 from __future__ import annotations
 
-import sqlite3
-
 from pbem.referee.intake.inbox import Incoming
 from pbem.referee.intake.returns import unsubscribe_in
 from pbem.referee.store import accounts, delivery, games
+from pbem.referee.store.engine import Connection
 from pbem.referee.work.reach import BounceSeen
 
 
-def take_unsubscribe(conn: sqlite3.Connection, inc: Incoming) -> BounceSeen | None:
+def take_unsubscribe(conn: Connection, inc: Incoming) -> BounceSeen | None:
     """None when ``inc`` came to no unsubscribe address."""
     asked = unsubscribe_in(inc.recipients)
     if asked is None:

@@ -34,7 +34,7 @@ from pbem.rules.game import (
     with_article,
 )
 from pbem.rules.geometry import CENTER, SQUARE_NAMES, parse_square, square_name
-from pbem.rules.move_turns import MoveTurn, MoveTurnGame, Pass, Placement
+from pbem.rules.move_turns import MoveEngine, MoveTurn, MoveTurnGame, Pass, Placement
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.repairs import resolve_with_repairs, square_at, square_readings
 from pbem.rules.written import (
@@ -183,8 +183,11 @@ class ClassicGame(MoveTurnGame[Ruleset, Position, turns.TurnState]):
     pieces: ClassVar[PieceTable] = PieceTable(
         (PieceStyle("E", "Enforcer", "Enforcers", "disc", "E"),)
     )
-    #: the game's rules with every option at its default
-    rules: ClassVar[Ruleset] = CLASSIC_RULES
+    rules = CLASSIC_RULES
+    engine = MoveEngine(
+        turns.begin_turn, lambda moves: turns.finish_turn(moves)[0], turns.apply_placement,
+        turns.apply_pass, has_move, canonical_of,
+    )
     turn_words: ClassVar[str] = (
         "a turn is a move (two with a double move), a placement during set-up, or a pass"
     )
@@ -219,47 +222,14 @@ class ClassicGame(MoveTurnGame[Ruleset, Position, turns.TurnState]):
         "brackets: Eb5b8(xEc7) moves b5 to b8 and dislodges the enemy piece there to c7.",
     )
 
-    # -- rulesets ---------------------------------------------------------------------
-    def default_ruleset(self) -> Ruleset:
-        return self.rules
-
-    def ruleset_from(
-        self, options: Mapping[str, object], parent: Ruleset | None = None,
-        name: str | None = None,
-    ) -> Ruleset:
-        return (parent or self.rules).with_options(options, name)
-
-    def option_range(self, option: str) -> str:
-        if option == "setup":
-            return "standard, placement, or a map from square to piece"
-        return "true or false"
-
     # -- play ----------------------------------------------------------------------------
     def initial(self, ruleset: Ruleset) -> Position:
         return initial_position(ruleset)
-
-    def start_moves(self, position: Position) -> turns.TurnState:
-        return turns.begin_turn(position)
 
     def resolve_move(
         self, moves: turns.TurnState, text: MoveText
     ) -> tuple[turns.TurnState, Resolved]:
         return resolve_with_repairs(text, lambda names: _attempt_move(moves, text, names))
-
-    def end_moves(self, moves: turns.TurnState) -> Position:
-        return turns.finish_turn(moves)[0]
-
-    def place(self, position: Position, kind: Kind, square: int) -> tuple[Position, Resolved]:
-        action = Placement(kind, square)
-        after, events = turns.apply_placement(position, action)
-        return after, Resolved(action, tuple(events), position.board, writer=canonical_of)
-
-    def pass_turn(self, position: Position) -> tuple[Position, Resolved]:
-        after, events = turns.apply_pass(position)
-        return after, Resolved(Pass(), tuple(events), position.board, writer=canonical_of)
-
-    def side_can_move(self, position: Position) -> bool:
-        return has_move(position, position.to_move)
 
     def can_continue(self, state: CenterTurn) -> bool:
         if state.done is not None:

@@ -24,7 +24,7 @@ from pbem.rules.classic.pieces import Piece, piece
 from pbem.rules.classic.position import Position
 from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, IS_CENTER, REALM_OF, realm_name, square_name
-from pbem.rules.move_turns import DRAW, GameEnded, Pass, Placement, check_playing
+from pbem.rules.move_turns import DRAW, GameEnded, Pass, Placement, check_pass, check_playing
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.values import quick
 
@@ -317,14 +317,11 @@ def _check_stalemate(after: Position, last: Side) -> tuple[Position, list[Event]
 
 def apply_pass(position: Position) -> tuple[Position, list[Event]]:
     """A pass: only when the side to move has no legal move. It is a regular turn."""
-    check_playing(position)
-    side = position.to_move
-    if has_move(position, side):
-        raise RuleError(
-            "turn.pass",
-            f"{side.title} has a legal move and may not pass: a side passes only when "
-            "none of its pieces can move",
-        )
+    check_pass(
+        position, has_move,
+        "has a legal move and may not pass: a side passes only when none of its pieces can "
+        "move",
+    )
     return _next_turn(position, ())
 
 

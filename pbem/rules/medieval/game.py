@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from pbem.rules.classic.game import ClassicGame
 from pbem.rules.classic.position import Position
-from pbem.rules.classic.ruleset import OPTION_HELP, Ruleset
+from pbem.rules.classic.ruleset import OPTION_HELP
 from pbem.rules.game import NotationWords, PieceStyle, PieceTable, SideTable
 from pbem.rules.medieval.variant import MEDIEVAL_RULES
 from pbem.rules.pieces import Kind, Side
@@ -27,7 +27,7 @@ class MedievalGame(ClassicGame):
             PieceStyle("E", "Man", "Men", "disc", "M"),
         )
     )
-    rules: ClassVar[Ruleset] = MEDIEVAL_RULES
+    rules = MEDIEVAL_RULES
     mail_examples: ClassVar[tuple[tuple[str, str], ...]] = (
         ("Eb5b8", "your move: a Man forward or sideways, each"),
         ("", "Center it lands on, then its events"),
@@ -56,9 +56,6 @@ class MedievalGame(ClassicGame):
         "A turn is the piece letter and every Center it lands on, events in brackets, "
         "'off' when it leaves the board: Eb5b8, Eh8h11off.",
     )
-
-    def option_range(self, option: str) -> str:
-        return "standard, placement, or a map from square to piece"
 
     def score(self, position: Position) -> str:
         w, b = position.off

@@ -24,7 +24,7 @@ from pbem.rules.game import (
     PieceTable,
     Resolved,
     counted,
-    merged_options,
+    listing_head,
 )
 from pbem.rules.geometry import (
     BORDER_SQUARES,
@@ -40,7 +40,7 @@ from pbem.rules.modern.pieces import AGENT, COUNTER_AGENT, HQ, TARGETS, name_of
 from pbem.rules.modern.position import Position, initial_position
 from pbem.rules.modern.rules import MODERN, OPTION_HELP, ModernRules, modern_rules
 from pbem.rules.modern.turns import Dislodged, HQPlaced, Move
-from pbem.rules.move_turns import MoveTurn, MoveTurnGame, Pass, Placement
+from pbem.rules.move_turns import MoveEngine, MoveTurn, MoveTurnGame, Placement
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.repairs import resolve_with_repairs, square_at
 from pbem.rules.written import (
@@ -155,6 +155,11 @@ class ModernGame(MoveTurnGame[ModernRules, Position, turns.TurnState]):
         ("Eb5", "a placement on b5", "placement"),
     )
     rules_page: ClassVar[str] = "games/modern.md"
+    rules = MODERN
+    engine = MoveEngine(
+        turns.begin_turn, turns.finish_turn, turns.apply_placement, turns.apply_pass,
+        turns.has_legal_turn, canonical_of,
+    )
     about: ClassVar[tuple[str, str]] = (
         "Modern Realm: a game of infiltration; Agents and a Counter-Agent a side capture "
         "Realms of the other half, and a side wins with its HQs on all eight Centers of its "
@@ -163,25 +168,9 @@ class ModernGame(MoveTurnGame[ModernRules, Position, turns.TurnState]):
         "in brackets: Eb5b7(Bb8) captures the b8 Realm with an HQ.",
     )
 
-    # -- rulesets -----------------------------------------------------------------------
-    def default_ruleset(self) -> ModernRules:
-        return MODERN
-
-    def ruleset_from(
-        self, options: Mapping[str, object], parent: ModernRules | None = None,
-        name: str | None = None,
-    ) -> ModernRules:
-        return modern_rules(merged_options((parent or MODERN).options(), options, name))
-
-    def option_range(self, option: str) -> str:
-        return "standard, placement, or a map from square to piece"
-
     # -- play ------------------------------------------------------------------------------
     def initial(self, ruleset: ModernRules) -> Position:
         return initial_position(ruleset)
-
-    def start_moves(self, position: Position) -> turns.TurnState:
-        return turns.begin_turn(position)
 
     def resolve_move(
         self, moves: turns.TurnState, text: MoveText
@@ -194,21 +183,6 @@ class ModernGame(MoveTurnGame[ModernRules, Position, turns.TurnState]):
                 "board",
             )
         return resolve_with_repairs(text, lambda names: _attempt_move(moves, text, names))
-
-    def end_moves(self, moves: turns.TurnState) -> Position:
-        return turns.finish_turn(moves)
-
-    def place(self, position: Position, kind: Kind, square: int) -> tuple[Position, Resolved]:
-        action = Placement(kind, square)
-        after, events = turns.apply_placement(position, action)
-        return after, Resolved(action, tuple(events), position.board, writer=canonical_of)
-
-    def pass_turn(self, position: Position) -> tuple[Position, Resolved]:
-        after, events = turns.apply_pass(position)
-        return after, Resolved(Pass(), tuple(events), position.board, writer=canonical_of)
-
-    def side_can_move(self, position: Position) -> bool:
-        return turns.has_legal_turn(position, position.to_move)
 
     def _movers(self, state: ModernTurn) -> list[int]:
         """The pieces that may move next in the turn under way."""
@@ -283,23 +257,13 @@ class ModernGame(MoveTurnGame[ModernRules, Position, turns.TurnState]):
         """``pbem moves`` for Modern Realm: per movable piece, its lines grouped by the
         Realm they end in, each group with its count, how many capture, and examples
         (all of them with ``every``, up to ``LISTING_CAP`` lines a group)."""
-        playing = position.phase is not Phase.OVER
-        listing: JSONObject = {
-            "phase": position.phase.value,
-            "to_move": position.to_move.key if playing else None,
-            "turn": position.turn_label() if playing else None,
-            "result": position.result,
-            "placements": [],
-            "moves": {},
-            "realms": {},
-            "pass": False,
-        }
+        listing = listing_head(position, realms={})
         if position.phase is Phase.SETUP:
             listing["placements"] = [
                 format_action(a) for a in self.legal_actions(self.begin_turn(position))
             ]
             return listing
-        if not playing:
+        if position.phase is not Phase.PLAY:
             return listing
         board = position.board
         realms = Realms(board, position.to_move)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from pbem.rules.setup_rules import Opening, SetupRules, rules_from
+from pbem.rules.setup_rules import Opening, SetupRules
 
 OPTION_HELP: dict[str, str] = {
     "setup": "standard (the reconstructed opening) or placement (each side places its "
@@ -19,13 +19,16 @@ SETUP_CODES = ("wE", "wP", "wB", "bE", "bP", "bB")
 @dataclass(frozen=True, slots=True)
 class ModernRules(SetupRules):
     game: ClassVar[str] = "modern"
+    title: ClassVar[str] = "Modern Realm"
+    option_help: ClassVar[Mapping[str, str]] = OPTION_HELP
+    setup_codes: ClassVar[tuple[str, ...]] = SETUP_CODES
 
     name: str = "modern"
     #: "standard", "placement", or a given opening (square name, piece code) pairs
     setup: str | Opening = "standard"
 
     def __post_init__(self) -> None:
-        self.check_setup("Modern Realm")
+        self.check_setup()
 
     def options(self) -> dict[str, Any]:
         return {"name": self.name, "setup": self.setup}
@@ -33,7 +36,7 @@ class ModernRules(SetupRules):
 
 def modern_rules(options: Mapping[str, Any]) -> ModernRules:
     """Rules from a mapping of options; unknown options are an error naming the known ones."""
-    return rules_from(ModernRules, options, OPTION_HELP, "Modern Realm", SETUP_CODES)
+    return ModernRules.from_options(options)
 
 
 MODERN = ModernRules()

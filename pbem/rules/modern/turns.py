@@ -32,7 +32,7 @@ from pbem.rules.modern.pieces import (
     realm_counts,
 )
 from pbem.rules.modern.position import Position
-from pbem.rules.move_turns import DRAW, WIN, GameEnded, Placement, check_playing
+from pbem.rules.move_turns import DRAW, WIN, GameEnded, Placement, check_pass, check_playing
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.values import quick
 
@@ -284,14 +284,11 @@ def has_legal_turn(position: Position, side: Side) -> bool:
 
 
 def apply_pass(position: Position) -> tuple[Position, list[Event]]:
-    check_playing(position)
-    side = position.to_move
-    if has_legal_turn(position, side):
-        raise RuleError(
-            "turn.pass",
-            f"{side.title} has a mobile piece that can move and may not pass: a player passes "
-            "only when none can",
-        )
+    check_pass(
+        position, has_legal_turn,
+        "has a mobile piece that can move and may not pass: a player passes only when none "
+        "can",
+    )
     return next_turn(position), []
 
 

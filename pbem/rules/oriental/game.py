@@ -21,10 +21,9 @@ from pbem.rules.game import (
     PieceTable,
     Resolved,
     counted,
-    merged_options,
 )
 from pbem.rules.geometry import SQUARE_NAMES, parse_square, square_name
-from pbem.rules.move_turns import MoveTurn, MoveTurnGame, Pass, Placement
+from pbem.rules.move_turns import MoveEngine, MoveTurn, MoveTurnGame, Pass, Placement
 from pbem.rules.oriental import turns
 from pbem.rules.oriental.pieces import EMPEROR, MANDARIN, Board, name_of
 from pbem.rules.oriental.position import Position, initial_position
@@ -125,27 +124,17 @@ class OrientalGame(MoveTurnGame[OrientalRules, Position, turns.TurnState]):
         ("Eb5", "a placement on b5", "placement"),
     )
     rules_page: ClassVar[str] = "games/oriental.md"
+    rules = ORIENTAL
+    engine = MoveEngine(
+        turns.begin_turn, turns.finish_turn, turns.apply_placement, turns.apply_pass,
+        turns.has_legal_turn, canonical_of,
+    )
     about: ClassVar[tuple[str, str]] = (
         "Oriental Realm: a game of surrounding; seven Mandarins and an Emperor a side, and "
         "a side wins by leaving an enemy piece or group no empty square beside it.",
         "A turn moves pieces of one Realm, each written as its letter, its square and where "
         "it goes, joined by commas: Ed5d7,Ef4f6.",
     )
-
-    # -- rulesets -----------------------------------------------------------------------
-    def default_ruleset(self) -> OrientalRules:
-        return ORIENTAL
-
-    def ruleset_from(
-        self, options: Mapping[str, object], parent: OrientalRules | None = None,
-        name: str | None = None,
-    ) -> OrientalRules:
-        return oriental_rules(merged_options((parent or ORIENTAL).options(), options, name))
-
-    def option_range(self, option: str) -> str:
-        if option == "setup":
-            return "standard, placement, or a map from square to piece"
-        return "true or false"
 
     # -- play ------------------------------------------------------------------------------
     def initial(self, ruleset: OrientalRules) -> Position:
@@ -160,9 +149,6 @@ class OrientalGame(MoveTurnGame[OrientalRules, Position, turns.TurnState]):
                 "Emperor (P) only",
             )
         return kind
-
-    def start_moves(self, position: Position) -> turns.TurnState:
-        return turns.begin_turn(position)
 
     def resolve_move(
         self, moves: turns.TurnState, text: MoveText
@@ -188,21 +174,6 @@ class OrientalGame(MoveTurnGame[OrientalRules, Position, turns.TurnState]):
             return after, Resolved(Move(frm, to), tuple(events), board, writer=canonical_of)
 
         return resolve_with_repairs(text, attempt_move)
-
-    def end_moves(self, moves: turns.TurnState) -> Position:
-        return turns.finish_turn(moves)
-
-    def place(self, position: Position, kind: Kind, square: int) -> tuple[Position, Resolved]:
-        action = Placement(kind, square)
-        after, events = turns.apply_placement(position, action)
-        return after, Resolved(action, tuple(events), position.board, writer=canonical_of)
-
-    def pass_turn(self, position: Position) -> tuple[Position, Resolved]:
-        after, events = turns.apply_pass(position)
-        return after, Resolved(Pass(), tuple(events), position.board, writer=canonical_of)
-
-    def side_can_move(self, position: Position) -> bool:
-        return turns.has_legal_turn(position, position.to_move)
 
     def can_continue(self, state: OrientalTurn) -> bool:
         if state.done is not None:

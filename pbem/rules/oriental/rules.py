@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pbem.errors import RulesetError
-from pbem.rules.setup_rules import Opening, SetupRules, rules_from
+from pbem.rules.setup_rules import Opening, SetupRules
 
 #: option -> what it means, in the players' words
 OPTION_HELP: dict[str, str] = {
@@ -27,6 +27,9 @@ SETUP_CODES = ("wE", "wP", "bE", "bP")
 @dataclass(frozen=True, slots=True)
 class OrientalRules(SetupRules):
     game: ClassVar[str] = "oriental"
+    title: ClassVar[str] = "Oriental Realm"
+    option_help: ClassVar[Mapping[str, str]] = OPTION_HELP
+    setup_codes: ClassVar[tuple[str, ...]] = SETUP_CODES
 
     name: str = "oriental"
     #: "standard", "placement", or a given opening (square name, piece code) pairs
@@ -34,7 +37,7 @@ class OrientalRules(SetupRules):
     warning: bool = False
 
     def __post_init__(self) -> None:
-        self.check_setup("Oriental Realm")
+        self.check_setup()
         if not isinstance(self.warning, bool):
             raise RulesetError(
                 f"ruleset option 'warning' ({OPTION_HELP['warning']}) is {self.warning!r}; "
@@ -49,7 +52,7 @@ class OrientalRules(SetupRules):
 
 def oriental_rules(options: Mapping[str, Any]) -> OrientalRules:
     """Rules from a mapping of options; unknown options are an error naming the known ones."""
-    return rules_from(OrientalRules, options, OPTION_HELP, "Oriental Realm", SETUP_CODES)
+    return OrientalRules.from_options(options)
 
 
 ORIENTAL = OrientalRules()

@@ -20,7 +20,7 @@ from pbem.rules.geometry import (
     realm_name,
     square_name,
 )
-from pbem.rules.move_turns import DRAW, WIN, GameEnded, Placement, check_playing
+from pbem.rules.move_turns import DRAW, WIN, GameEnded, Placement, check_pass, check_playing
 from pbem.rules.oriental.groups import surrounded_next_to
 from pbem.rules.oriental.pieces import (
     EMPEROR,
@@ -238,14 +238,11 @@ def next_turn(position: Position) -> Position:
 
 
 def apply_pass(position: Position) -> tuple[Position, list[Event]]:
-    check_playing(position)
-    side = position.to_move
-    if has_legal_turn(position, side):
-        raise RuleError(
-            "turn.pass",
-            f"{side.title} has a legal turn and may not pass: a player passes only when none "
-            "of his pieces can move",
-        )
+    check_pass(
+        position, has_legal_turn,
+        "has a legal turn and may not pass: a player passes only when none of his pieces "
+        "can move",
+    )
     return next_turn(position), []
 
 

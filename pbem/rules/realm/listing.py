@@ -4,7 +4,7 @@ say the same thing."""
 
 from __future__ import annotations
 
-from pbem.rules.game import JSONObject, Phase
+from pbem.rules.game import JSONObject, Phase, listing_head
 from pbem.rules.geometry import REALMS, realm_name, square_name
 from pbem.rules.realm import legal
 from pbem.rules.realm.canonical import action_text
@@ -16,24 +16,13 @@ from pbem.rules.written import format_action
 def legal_listing(position: Position, *, every: bool = False) -> JSONObject:
     """The legal actions of ``position`` as the JSON object ``--json`` prints."""
     board = position.board
-    playing = position.phase is not Phase.OVER
-    listing: JSONObject = {
-        "phase": position.phase.value,
-        "to_move": position.to_move.key if playing else None,
-        "turn": position.turn_label() if playing else None,
-        "result": position.result,
-        "placements": [],
-        "moves": {},
-        "sacrifices": [],
-        "rearrangements": {},
-        "pass": False,
-    }
+    listing = listing_head(position, sacrifices=[], rearrangements={})
     if position.phase is Phase.SETUP:
         listing["placements"] = [
             format_action(action_text(p, (), board)) for p in legal.legal_placements(position)
         ]
         return listing
-    if not playing:
+    if position.phase is not Phase.PLAY:
         return listing
     state = begin_turn(position)
     moves: dict[str, list[str]] = {}
