@@ -58,4 +58,4 @@ def cmd_answer(unit: Unit, order: Order) -> None:
         f"move again ({turn_name(pos.turn_label())})."
     )
     unit.notice_board = game.position
-    games.log(unit.conn, game.id, "takeback", f"{last[1]} taken back")
+    unit.note("takeback", f"{last[1]} taken back")

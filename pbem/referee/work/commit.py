@@ -1,7 +1,9 @@
-"""Writing a finished unit: its turns, record, offer, clock and result go to the store, and
-its news to the mailer (reports, notices, the private answer, results), in the caller's
-transaction. Mail, ``pbem tick`` (a forfeit) and the operator (an adjudication) share it.
-A refused unit writes nothing but its refusal (``refused``)."""
+"""Writing a finished unit: its log lines, conditional turns, turns, record, offer, clock
+and result go to the store, and its news to the mailer (reports, notices, the private
+answer, results), in the caller's transaction. Mail, ``pbem tick`` (a forfeit) and the
+operator (an adjudication) share it. A refused unit writes nothing but its refusal
+(``refused``): its commands wrote nothing but what the unit holds (``unit`` says which
+commands write themselves, inside the mail's savepoint)."""
 
 from __future__ import annotations
 
@@ -37,11 +39,18 @@ def commit(unit: Unit) -> None:
     game = unit.the_game
     conn, mailer = unit.conn, unit.mailer
     seq = game.seq
+    for kind, text in unit.log:  # first: a command's lines came before the turns'
+        games.log(conn, game.id, kind, text)
+    for side, standing in unit.conditional.sets.items():
+        if standing is None:
+            conditions.drop(conn, game.id, side)
+        else:
+            conditions.save(conn, game.id, side, standing.from_seq, standing.conditions)
     if unit.revived:  # the loss on time is void: its 'end' entry goes
         games.drop_end_entry(conn, game.id, seq)
         seq -= 1
-    if unit.clock is not None and unit.clock_changed:
-        games.save_clock(conn, game.id, unit.clock)
+    if unit.clock is not None and unit.clock.changed:
+        games.save_clock(conn, game.id, unit.clock.state)
     for played in unit.turns:
         seq += 1
         text = format_turn(TurnText(tuple(r.canonical() for r in played.resolved)))
