@@ -96,24 +96,24 @@ def cmd_conditions(unit: Unit, order: Order) -> None:
     game = unit.the_game
     standing = unit.standing(unit.me)
     if standing is None or standing.from_seq != game.seq or unit.over:
-        unit.sections.append((TITLE, "You have no conditional turns standing."))
+        unit.news.sections.append((TITLE, "You have no conditional turns standing."))
         return
     label = turn_name(unit.board.turn_label())
     text = "\n".join([f"They answer {unit.me.other.title}'s turn {label} "
                       f"({lines_of(count_lines(standing.conditions))}); the first line that "
                       "matches is played:", "", *format_conditions(standing.conditions)])
-    unit.sections.append((TITLE, text))
+    unit.news.sections.append((TITLE, text))
 
 
 @command("conditions-cancel")
 def cmd_cancel(unit: Unit, order: Order) -> None:
     if unit.drop_set(unit.me):
         unit.changed = True
-        unit.sections.append((TITLE, "Your conditional turns are withdrawn: none stands."))
+        unit.news.sections.append((TITLE, "Your conditional turns are withdrawn: none stands."))
         unit.note("conditions",
                   f"{unit.me.title} withdrew his conditional turns")
     else:
-        unit.sections.append((TITLE, "You had no conditional turns standing."))
+        unit.news.sections.append((TITLE, "You had no conditional turns standing."))
 
 
 @finisher
@@ -222,7 +222,7 @@ def keep_set(unit: Unit, from_seq: int) -> None:
     if unit.turns:
         unit.tell(me, said)
     else:
-        unit.sections.append((TITLE, "\n".join([said, "", *format_conditions(trees)])))
+        unit.news.sections.append((TITLE, "\n".join([said, "", *format_conditions(trees)])))
 
 
 #: a chain of answers ends at the latest after this many (each uses a line of a set)
@@ -307,7 +307,7 @@ def play_answer(unit: Unit, side: Side, label: str, text: str, mover: Side,
     and its owner told, if it cannot be played after all (the clock refused it)."""
     outcome = live_turn(unit.board, cond.answer, dict(unit.the_game.headers()),
                         case_repairs=unit.options.case_repairs)
-    kept = (len(unit.turns), unit.position, len(unit.notices))
+    kept = (len(unit.turns), unit.position, len(unit.news.notices))
     why = outcome.error.message if outcome.error is not None else None
     if outcome.played is not None:
         unit.turns.append(outcome.played)
@@ -320,7 +320,7 @@ def play_answer(unit: Unit, side: Side, label: str, text: str, mover: Side,
     if why is not None:
         del unit.turns[kept[0]:]
         unit.position = kept[1]
-        del unit.notices[kept[2]:]
+        del unit.news.notices[kept[2]:]
         unit.drop_set(side)
         unit.tell(side, f"Your conditional answer to {turn_name(label)} could not be played "
                         f"({why}), so your conditional turns are dropped.")
@@ -328,13 +328,13 @@ def play_answer(unit: Unit, side: Side, label: str, text: str, mover: Side,
     assert outcome.played is not None
     answer = outcome.played
     unit.changed = True
-    unit.notices.insert(kept[2], (
+    unit.news.notices.insert(kept[2], (
         f"{mover.title} played {turn_name(label)} ({text}), and {side.title} "
         f"answered at once with {turn_name(answer.label)}, a turn sent in advance."))
     unit.tell(side, f"Your conditional turn on line {cond.line} of the mail that sent it "
                     f"fired: 'if {cond.reply} then {cond.answer}'.")
     if unit.offer is not None:
-        unit.notices.append(f"The offer that stood lapsed with {turn_name(answer.label)}.")
+        unit.news.notices.append(f"The offer that stood lapsed with {turn_name(answer.label)}.")
         unit.offer = None
     unit.note("conditions",
               f"{side.title} answered {label} with a turn sent in advance")

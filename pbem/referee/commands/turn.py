@@ -40,13 +40,13 @@ def cmd_turn(unit: Unit, order: Order) -> None:
     unit.position = outcome.played.after
     unit.changed = True
     forced_passes(unit)
-    unit.notices += [f"{me.title} wrote {r}." for r in outcome.repaired]
+    unit.news.notices += [f"{me.title} wrote {r}." for r in outcome.repaired]
     if outcome.aside:  # the sender's own words: told to him alone
         unit.tell(me, f"ignored: {outcome.aside}  (the text after your turn on its line "
                       "was not read; to write to your opponent, start a line with 'say')")
     turn_on_clock(unit, order)
     if unit.offer is not None and unit.offer_before:
-        unit.notices.append("The offer that stood lapsed with this turn.")
+        unit.news.notices.append("The offer that stood lapsed with this turn.")
         unit.offer = None
     unit.offer_before = False
     if unit.board.phase is Phase.OVER:
@@ -65,7 +65,7 @@ def forced_passes(unit: Unit) -> None:
             return
         unit.turns.append(forced.played)
         unit.position = forced.played.after
-        unit.notices.append(
+        unit.news.notices.append(
             f"{forced.played.side.title} has no legal move and passes "
             f"({turn_name(forced.played.label)}); the referee wrote the pass."
         )
@@ -106,7 +106,7 @@ def turn_on_clock(unit: Unit, order: Order | None, side: Side | None = None) -> 
     for effect in effects:
         if isinstance(effect, clock.ResultWithdrawn):
             how = "forfeit" if effect.was == "forfeit" else "claim"
-            unit.notices.append(
+            unit.news.notices.append(
                 f"{effect.side.title}'s turn arrived by the deadline, so the loss on time "
                 f"({how}) recorded before it was handled is withdrawn: the game goes on."
             )

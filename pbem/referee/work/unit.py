@@ -61,6 +61,28 @@ class Conditional:
 
 
 @dataclass
+class News:
+    """What a unit must say to its players and its sender, handed to the mailer by
+    ``commit`` (a game's unit) or the service (a player's mail) once every order has run.
+    (A challenge's and a vacation's mail to other players is queued by those commands.)"""
+
+    #: what both players are told (with the report when a turn was played)
+    notices: list[str] = field(default_factory=list)
+    #: what the sender says to his opponent ('say ...'): relayed, and kept in the game's
+    #: log (the store's 'said' table), never in the record
+    said: list[str] = field(default_factory=list)
+    #: what one player alone is told in his report (his conditional turns are secret)
+    private: dict[Side, list[str]] = field(default_factory=dict)
+    #: a board that goes with the notices, drawn for each player from his side
+    notice_board: GamePosition | None = None
+    # -- any unit: the answer to the sender ------------------------------------------------
+    #: the private answer to the sender: (title, text) sections
+    sections: list[tuple[str, str]] = field(default_factory=list)
+    #: a section's own HTML, by its title (the rules page); others are shown preformatted
+    section_html: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
 class Unit:
     conn: Connection
     config: Config
@@ -85,18 +107,9 @@ class Unit:
     #: the sender declined an offer or takeback request (a conditional answer that waited
     #: for it is then played)
     declined: bool = False
-    #: what both players are told (with the report when a turn was played)
-    notices: list[str] = field(default_factory=list)
-    #: what the sender says to his opponent ('say ...'): relayed, and kept in the game's
-    #: log (the store's 'said' table), never in the record
-    said: list[str] = field(default_factory=list)
-    #: what one player alone is told in his report (his conditional turns are secret)
-    private: dict[Side, list[str]] = field(default_factory=dict)
     conditional: Conditional = field(default_factory=Conditional)
     #: lines for the game's log, (kind, text), written by ``commit`` before its own
     log: list[tuple[str, str]] = field(default_factory=list)
-    #: a board that goes with the notices, drawn for each player from his side
-    notice_board: GamePosition | None = None
     #: the end reason when the game ended with this unit, and who lost (on time)
     ended: str | None = None
     loser: Side | None = None
@@ -105,10 +118,7 @@ class Unit:
     #: a loss on time was withdrawn by a turn that had arrived by the deadline
     revived: bool = False
     # -- any unit ----------------------------------------------------------------------------
-    #: the private answer to the sender: (title, text) sections
-    sections: list[tuple[str, str]] = field(default_factory=list)
-    #: a section's own HTML, by its title (the rules page); others are shown preformatted
-    section_html: dict[str, str] = field(default_factory=dict)
+    news: News = field(default_factory=News)
     #: something in the store changes (else the mail only asked)
     changed: bool = False
 
@@ -150,7 +160,7 @@ class Unit:
 
     def tell(self, side: Side, text: str) -> None:
         """A line for ``side``'s own report (or his own notice) only."""
-        self.private.setdefault(side, []).append(text)
+        self.news.private.setdefault(side, []).append(text)
 
     def note(self, kind: str, text: str) -> None:
         """A line for the game's log (``pbem show --log``), written with the unit."""
