@@ -8,7 +8,7 @@ from enum import Enum, IntEnum
 from typing import Protocol, TypeVar
 
 from pbem.errors import RuleError
-from pbem.rules.geometry import Direction, square_name
+from pbem.rules.geometry import SQUARES, Direction, square_name
 
 
 class Side(IntEnum):
@@ -111,6 +111,12 @@ _ENFORCERS = tuple(
 ALL_PIECES: tuple[Piece, ...] = (*_BASES, *_POWERS, *(p for row in _ENFORCERS for p in row))
 PIECE_BY_CODE = {p.code: p for p in ALL_PIECES}
 
+
+#: a board: the piece on each square (None: empty), by square number
+Board = tuple[Piece | None, ...]
+#: a count for each side, White's first
+Pair = tuple[int, int]
+EMPTY_BOARD: Board = (None,) * len(SQUARES)
 
 #: a game's own piece
 PieceT = TypeVar("PieceT", bound=BoardPiece)
