@@ -22,23 +22,12 @@ from pbem.players.steps import (
 )
 from pbem.players.steps import written_turn as steps_written
 from pbem.rules.geometry import BORDER_SQUARES, CENTER, REALM_OF
+from pbem.rules.modern import turns
 from pbem.rules.modern.game import canonical_of
 from pbem.rules.modern.lines import Line, Realms, lines_from
 from pbem.rules.modern.pieces import TARGETS, Board
 from pbem.rules.modern.position import Position, initial_position
 from pbem.rules.modern.rules import MODERN, ModernRules
-from pbem.rules.modern.turns import (
-    Move,
-    TurnState,
-    apply_move,
-    apply_pass,
-    apply_placement,
-    begin_turn,
-    finish_turn,
-    mobile_in,
-    movable,
-    placeable_squares,
-)
 from pbem.rules.move_turns import Placement
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.written import ActionText
@@ -56,10 +45,7 @@ def play_random_game(
     rng: Rng, rules: ModernRules = MODERN, *, max_turns: int = MAX_TURNS
 ) -> Playout:
     """A whole game, set-up included, played until the rules end it or ``max_turns``."""
-    return play_out(
-        rules, initial_position(rules), lambda pos: _placement(rng, pos),
-        lambda pos: choose_turn(rng, pos), max_turns,
-    )
+    return play_out(rng, rules, initial_position(rules), _placement, choose_turn, max_turns)
 
 
 def _placement(rng: Rng, pos: Position) -> Step:
@@ -68,20 +54,20 @@ def _placement(rng: Rng, pos: Position) -> Step:
     has_ca = any(p is not None and p.side is side and p.kind is Kind.POWER for p in pos.board)
     kind = Kind.POWER if not has_ca and (placed == 7 or rng.random() < 1 / (8 - placed)) \
         else Kind.ENFORCER
-    action = Placement(kind, rng.choice(placeable_squares(pos, side)))
-    return play_placement(pos, action, apply_placement)
+    action = Placement(kind, rng.choice(turns.placeable_squares(pos, side)))
+    return play_placement(pos, action, turns.apply_placement)
 
 
 def choose_turn(rng: Rng, pos: Position) -> Turn:
     side = pos.to_move
-    pieces = movable(pos, side)
+    pieces = turns.movable(pos, side)
     if not pieces:
-        return passed(pos, apply_pass)
+        return passed(pos, turns.apply_pass)
     realms = sorted({REALM_OF[s] for s in pieces})
     realm = rng.choice(realms)
-    pending = set(mobile_in(pos.board, side, realm))
+    pending = set(turns.mobile_in(pos.board, side, realm))
 
-    def next_move(state: TurnState) -> Move | None:
+    def next_move(state: turns.TurnState) -> turns.Move | None:
         """A piece of the Realm not moved yet, by one of its lines; None when none can."""
         if not pending:
             return None
@@ -98,7 +84,7 @@ def choose_turn(rng: Rng, pos: Position) -> Turn:
         pending.discard(frm)
         return _as_move(rng, board, _pick_line(rng, options[frm], side))
 
-    return moves_turn(pos, begin_turn, apply_move, finish_turn, next_move)
+    return moves_turn(pos, turns.begin_turn, turns.apply_move, turns.finish_turn, next_move)
 
 
 def _pick_line(rng: Rng, lines: list[Line], side: Side) -> Line:
@@ -111,17 +97,17 @@ def _pick_line(rng: Rng, lines: list[Line], side: Side) -> Line:
     return rng.choice(lines)
 
 
-def _as_move(rng: Rng, board: Board, line: Line) -> Move:
+def _as_move(rng: Rng, board: Board, line: Line) -> turns.Move:
     """The Move for a line, with a capture's events written and a random dislodge square
     (the capturer leaves the game, so the square it entered on is one of them)."""
     if not line.capture:
-        return Move(line.frm, line.to, line.via)
+        return turns.Move(line.frm, line.to, line.via)
     realm = REALM_OF[line.to]
     center = CENTER[realm]
     if board[center] is None:
-        return Move(line.frm, line.to, line.via, hq=center)
+        return turns.Move(line.frm, line.to, line.via, hq=center)
     vacant = [s for s in BORDER_SQUARES[realm] if board[s] is None]
-    return Move(line.frm, line.to, line.via, hq=center, dislodge=rng.choice(vacant))
+    return turns.Move(line.frm, line.to, line.via, hq=center, dislodge=rng.choice(vacant))
 
 
 def written_turn(turn: Turn) -> tuple[ActionText, ...]:

@@ -23,22 +23,11 @@ from pbem.players.steps import (
 from pbem.players.steps import written_turn as steps_written
 from pbem.rules.geometry import REALM_SQUARES, REALMS
 from pbem.rules.move_turns import Placement
+from pbem.rules.oriental import turns
 from pbem.rules.oriental.game import canonical_of
 from pbem.rules.oriental.pieces import NEIGHBOURS, Board
 from pbem.rules.oriental.position import Position, initial_position
 from pbem.rules.oriental.rules import ORIENTAL, OrientalRules
-from pbem.rules.oriental.turns import (
-    Move,
-    apply_move,
-    apply_pass,
-    apply_placement,
-    begin_turn,
-    destinations,
-    finish_turn,
-    has_legal_turn,
-    placeable_kinds,
-    placeable_squares,
-)
 from pbem.rules.oriental.warning import surrounding_turn
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.written import ActionText
@@ -61,29 +50,26 @@ def play_random_game(
     rng: Rng, rules: OrientalRules = ORIENTAL, *, max_turns: int = MAX_TURNS
 ) -> Playout:
     """A whole game, set-up included, played until the rules end it or ``max_turns``."""
-    return play_out(
-        rules, initial_position(rules), lambda pos: _placement(rng, pos),
-        lambda pos: choose_turn(rng, pos), max_turns,
-    )
+    return play_out(rng, rules, initial_position(rules), _placement, choose_turn, max_turns)
 
 
 def _placement(rng: Rng, pos: Position) -> Step:
     side = pos.to_move
-    kinds = placeable_kinds(pos, side)
+    kinds = turns.placeable_kinds(pos, side)
     placed = sum(1 for p in pos.board if p is not None and p.side is side)
     # the Emperor comes at a random moment among the eight
     kind = Kind.POWER if Kind.POWER in kinds and (
         len(kinds) == 1 or rng.random() < 1 / (8 - placed)
     ) else Kind.ENFORCER
-    action = Placement(kind, rng.choice(placeable_squares(pos)))
-    return play_placement(pos, action, apply_placement)
+    action = Placement(kind, rng.choice(turns.placeable_squares(pos)))
+    return play_placement(pos, action, turns.apply_placement)
 
 
 def choose_turn(rng: Rng, pos: Position) -> Turn:
     """One turn for the side to move: a win if there is one, else a random one."""
     side = pos.to_move
-    if not has_legal_turn(pos, side):
-        return passed(pos, apply_pass)
+    if not turns.has_legal_turn(pos, side):
+        return passed(pos, turns.apply_pass)
     if rng.random() < P_TAKE_WIN:
         win = surrounding_turn(pos, side.other)
         if win is not None:
@@ -91,24 +77,24 @@ def choose_turn(rng: Rng, pos: Position) -> Turn:
     board = pos.board
     realms = [
         r for r in REALMS
-        if any((p := board[s]) is not None and p.side is side and destinations(board, s)
+        if any((p := board[s]) is not None and p.side is side and turns.destinations(board, s)
                for s in REALM_SQUARES[r])
     ]
     realm = rng.choice(realms)
     pieces = [s for s in REALM_SQUARES[realm] if (p := board[s]) is not None and p.side is side]
     rng.shuffle(pieces)
     count = 1 if rng.random() < 0.6 else rng.choice(list(range(1, len(pieces) + 1)))
-    moves: list[Move] = []
+    moves: list[turns.Move] = []
     current = board
     for s in pieces:
         if len(moves) >= count:
             break
-        options = destinations(current, s)
+        options = turns.destinations(current, s)
         if not options:
             continue
         near = [t for t in options if _touches_enemy(current, t, side)]
         to = rng.choice(near) if near and rng.random() < 0.6 else rng.choice(options)
-        moves.append(Move(s, to))
+        moves.append(turns.Move(s, to))
         new = list(current)
         new[to], new[s] = new[s], None
         current = tuple(new)
@@ -119,10 +105,12 @@ def _touches_enemy(board: Board, sq: int, side: Side) -> bool:
     return any((p := board[n]) is not None and p.side is not side for n in NEIGHBOURS[sq])
 
 
-def _play(pos: Position, moves: list[Move]) -> Turn:
+def _play(pos: Position, moves: list[turns.Move]) -> Turn:
     """The moves played in order, until the game ends inside the turn."""
     chosen = iter(moves)
-    return moves_turn(pos, begin_turn, apply_move, finish_turn, lambda _: next(chosen, None))
+    return moves_turn(
+        pos, turns.begin_turn, turns.apply_move, turns.finish_turn, lambda _: next(chosen, None)
+    )
 
 
 def written_turn(turn: Turn) -> tuple[ActionText, ...]:

@@ -82,23 +82,25 @@ class Playout(Generic[R, P]):
 
 
 def play_out(
+    rng: Rng,
     rules: R,
     position: P,
-    place: Callable[[P], Step[P]],
-    choose_turn: Callable[[P], Turn[P]],
+    place: Callable[[Rng, P], Step[P]],
+    choose_turn: Callable[[Rng, P], Turn[P]],
     max_turns: int,
 ) -> Playout[R, P]:
     """A whole game from ``position``: a placement at a time while the set-up lasts,
-    then ``choose_turn``'s turns until the rules end the game or ``max_turns``."""
+    then ``choose_turn``'s turns until the rules end the game or ``max_turns`` (each
+    chosen with ``rng``)."""
     pos = position
     turns: list[Turn[P]] = []
     while pos.phase is Phase.SETUP:
-        step = place(pos)
+        step = place(rng, pos)
         turns.append((step,))
         pos = step.after
     setup_turns = len(turns)
     while pos.phase is Phase.PLAY and len(turns) - setup_turns < max_turns:
-        turn = choose_turn(pos)
+        turn = choose_turn(rng, pos)
         turns.append(turn)
         pos = turn[-1].after
     return Playout(rules, tuple(turns), pos, pos.phase is not Phase.OVER, setup_turns)

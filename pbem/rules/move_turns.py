@@ -29,7 +29,7 @@ from pbem.rules.game import (
     Resolved,
 )
 from pbem.rules.geometry import SQUARE_NAMES, parse_square
-from pbem.rules.pieces import Kind, Side
+from pbem.rules.pieces import BoardPiece, Kind, PieceT, Side, own_piece
 from pbem.rules.repairs import resolve_with_repairs, square_at, square_readings
 from pbem.rules.written import ActionText, MoveText, PassText, PlacementText, format_action
 
@@ -60,6 +60,24 @@ class OptionsRuleset(GameRuleset, Protocol):
 
 #: a move-turn game's own ruleset
 OptionsT = TypeVar("OptionsT", bound=OptionsRuleset)
+
+
+class TurnMoves(Moves[P_co], Protocol[P_co]):
+    """A game's state of the moves of a turn, as the engines' shared checks read it."""
+
+    @property
+    def over(self) -> bool: ...
+
+
+class PlyBoard(GamePosition, Protocol):
+    """A position of a move-turn game's engine, which makes a copy with some fields
+    changed."""
+
+    def replace(self, **changes: object) -> Self: ...
+
+
+#: an engine's own position
+PlyT = TypeVar("PlyT", bound=PlyBoard)
 
 _SINGLE = (
     "a placement or a pass is the whole turn: nothing else may be joined to it with a comma"
@@ -118,6 +136,33 @@ class MoveEngine(Generic[P, S]):
     writer: Callable[[Resolved], ActionText]
 
 
+class TurnsModule(Protocol[P, S]):
+    """A game's ``turns`` module that names its functions as Oriental's and Modern's
+    do (``engine_of`` makes its engine)."""
+
+    def begin_turn(self, position: P, /) -> S: ...
+
+    def finish_turn(self, state: S, /) -> P: ...
+
+    def apply_placement(
+        self, position: P, action: Placement, /
+    ) -> tuple[P, Sequence[object]]: ...
+
+    def apply_pass(self, position: P, /) -> tuple[P, Sequence[object]]: ...
+
+    def has_legal_turn(self, position: P, side: Side, /) -> bool: ...
+
+
+def engine_of(
+    turns: TurnsModule[P, S], writer: Callable[[Resolved], ActionText]
+) -> MoveEngine[P, S]:
+    """The engine of a game whose ``turns`` module names its functions the usual way."""
+    return MoveEngine(
+        turns.begin_turn, turns.finish_turn, turns.apply_placement, turns.apply_pass,
+        turns.has_legal_turn, writer,
+    )
+
+
 #: the result when ``side`` wins, and a draw's
 WIN = {Side.WHITE: "1-0", Side.BLACK: "0-1"}
 DRAW = "1/2-1/2"
@@ -138,6 +183,59 @@ def check_pass(position: GamePosition, can_move: Callable[[Any, Side], bool], wh
     side = position.to_move
     if can_move(position, side):
         raise RuleError("turn.pass", f"{side.title} {why}")
+
+
+def mover(
+    state: TurnMoves[Any], frm: int, describe_at: Callable[[PieceT, int], str]
+) -> PieceT:
+    """The piece on ``frm`` that the side to move moves next in the turn under way: not
+    once the game ended inside the turn, nor from an empty square or the other side's."""
+    if state.over:
+        raise RuleError(
+            "turn.game-over", "the game ended earlier in this turn: nothing more may be played"
+        )
+    position = state.position  # the engine's own, its board of its own pieces
+    piece: PieceT = own_piece(position.board, position.to_move, frm, describe_at)
+    return piece
+
+
+def next_turn(position: PlyT, can_move: Callable[[PlyT, Side], bool]) -> PlyT:
+    """The other side to move; a draw when neither side can move any more."""
+    side = position.to_move
+    after = position.replace(ply=position.ply + 1, to_move=side.other)
+    if after.phase is Phase.PLAY and not can_move(after, side.other) and not (
+        can_move(after, side)
+    ):
+        return after.replace(phase=Phase.OVER, result=DRAW, end="no-legal-turn")
+    return after
+
+
+def passed(position: PlyT, can_move: Callable[[PlyT, Side], bool], why: str) -> PlyT:
+    """The side to move passes (``check_pass``: ``why`` in the game's words); the
+    other side moves next."""
+    check_pass(position, can_move, why)
+    return next_turn(position, can_move)
+
+
+def check_placing(position: GamePosition) -> None:
+    """Pieces are placed only while the set-up by placement lasts."""
+    if position.phase is not Phase.SETUP:
+        raise RuleError(
+            "setup.over", "the pieces are all placed: play has begun, and a turn moves pieces"
+        )
+
+
+def placed(position: PlyT, square: int, piece: BoardPiece, pieces: int) -> PlyT:
+    """``piece`` placed on ``square``: the other side places next, or once all
+    ``pieces`` stand on the board play begins with White."""
+    board = list(position.board)
+    board[square] = piece
+    after = position.replace(
+        board=tuple(board), ply=position.ply + 1, to_move=position.to_move.other
+    )
+    if sum(p is not None for p in board) == pieces:
+        after = after.replace(phase=Phase.PLAY, to_move=Side.WHITE)
+    return after
 
 
 class PlyPosition:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import Protocol
+from typing import Protocol, TypeVar
 
-from pbem.rules.geometry import Direction
+from pbem.errors import RuleError
+from pbem.rules.geometry import SQUARES, Direction, square_name
 
 
 class Side(IntEnum):
@@ -108,3 +110,29 @@ _ENFORCERS = tuple(
 )
 ALL_PIECES: tuple[Piece, ...] = (*_BASES, *_POWERS, *(p for row in _ENFORCERS for p in row))
 PIECE_BY_CODE = {p.code: p for p in ALL_PIECES}
+
+
+#: a board: the piece on each square (None: empty), by square number
+Board = tuple[Piece | None, ...]
+#: a count for each side, White's first
+Pair = tuple[int, int]
+EMPTY_BOARD: Board = (None,) * len(SQUARES)
+
+#: a game's own piece
+PieceT = TypeVar("PieceT", bound=BoardPiece)
+
+
+def own_piece(
+    board: Sequence[PieceT | None], side: Side, frm: int, describe_at: Callable[[PieceT, int], str]
+) -> PieceT:
+    """The piece on ``frm``, which ``side`` is to move: no piece there, or the other
+    side's, is refused (``describe_at`` names a piece on its square in the game's words)."""
+    piece = board[frm]
+    if piece is None:
+        raise RuleError("move.no-piece", f"there is no piece on {square_name(frm)}")
+    if piece.side is not side:
+        raise RuleError(
+            "move.not-own",
+            f"{describe_at(piece, frm)} is {piece.side.title}'s; it is {side.title}'s turn",
+        )
+    return piece

@@ -81,7 +81,7 @@ def cmd_challenge(unit: Unit, order: Order) -> None:
     unit.mailer.queue(unit.mailer.to_address(
         "challenge", other, f"Realm: {unit.email} challenges you (challenge {number})", body,
         token=token), unit.row)
-    unit.sections.append(("Challenge", f"Challenge {number} sent to {other}: {ruleset.name}. "
+    unit.news.sections.append(("Challenge", f"Challenge {number} sent to {other}: {ruleset.name}. "
                           f"{clock_words} You play White if it is accepted."))
     unit.changed = True
 
@@ -131,5 +131,5 @@ def cmd_answer(unit: Unit, order: Order) -> None:
         "notice", other, f"Realm: challenge {row['id']} {status}",
         letter("notice", player=other, text=said, next=""),
         token=token), unit.row)
-    unit.sections.append(("Challenge", said))
+    unit.news.sections.append(("Challenge", said))
     unit.changed = True

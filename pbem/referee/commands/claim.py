@@ -14,16 +14,16 @@ from pbem.rules.registry import game_of
 
 @command("claim")
 def cmd_claim(unit: Unit, order: Order) -> None:
-    if unit.clock is None or unit.clock_settings is None:
+    if unit.clock is None:
         raise Refusal(f"game {unit.the_game.id} has no clock: there is no deadline to claim "
                       "on", order)
     if unit.over:
         raise Refusal("the game is over: there is nothing to claim", order)
     try:
-        state, _ = clock.claim(unit.clock, unit.clock_settings, unit.me, unit.now)
+        state, _ = clock.claim(unit.clock.state, unit.clock.settings, unit.me, unit.now)
     except ClockError as exc:
         raise Refusal(exc.message, order) from None
     loser = unit.me.other
-    unit.clock, unit.clock_changed = state, True
+    unit.clock.state, unit.clock.changed = state, True
     unit.position = game_of(unit.board).forfeit(unit.board, loser)
     unit.ended, unit.loser, unit.changed, unit.offer = "time", loser, True, None

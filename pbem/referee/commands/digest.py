@@ -19,5 +19,5 @@ def cmd_digest(unit: Unit, order: Order) -> None:
             "still come at once." if on else
             "From now on every turn report comes at once." +
             (" The reports held so far follow in one digest." if sent else ""))
-    unit.sections.append(("Digest", text))
+    unit.news.sections.append(("Digest", text))
     unit.changed = True

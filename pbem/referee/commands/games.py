@@ -40,4 +40,4 @@ def cmd_games(unit: Unit, order: Order) -> None:
         else:
             lines.append(f"challenge {r['id']}: {r['challenger']} challenges you: reply "
                          f"'accept challenge {r['id']}' or 'decline challenge {r['id']}'")
-    unit.sections.append(("Your games", "\n".join(lines) or "You play no game here yet."))
+    unit.news.sections.append(("Your games", "\n".join(lines) or "You play no game here yet."))

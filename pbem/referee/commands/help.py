@@ -18,10 +18,10 @@ HEADING = "How to play by mail"
 def cmd_help(unit: Unit, order: Order) -> None:
     token = unit.player.token if unit.game is not None else unit.token
     if unit.game is None:
-        unit.sections.append((HEADING, help_text(token)))
+        unit.news.sections.append((HEADING, help_text(token)))
         return
     rules = game_of(unit.board)  # each game's own notation, and its own endings
-    unit.sections.append((HEADING, help_text(
+    unit.news.sections.append((HEADING, help_text(
         token, examples(unit.board), rules.notation_key(unit.board.ruleset),
         rules.ends_by_agreement(unit.board.ruleset), rules.title,
     )))

@@ -21,7 +21,6 @@ from pbem.referee.commands.turn import forced_passes, turn_on_clock
 from pbem.referee.intake.orders import Order
 from pbem.referee.intake.refusal import Refusal
 from pbem.referee.store import games
-from pbem.referee.store import standing_conditions as conditions
 from pbem.referee.store.offers import OfferKind
 from pbem.referee.store.standing_conditions import Standing
 from pbem.referee.turns.conditions import (
@@ -88,33 +87,33 @@ def lines_of(count: int) -> str:
 @command("if")
 def cmd_if(unit: Unit, order: Order) -> None:
     """A conditional line: kept for the finisher, which reads the mail's lines as a set."""
-    unit.condition_lines.append(order)
+    unit.conditional.lines.append(order)
 
 
 @command("conditions", info=True)
 def cmd_conditions(unit: Unit, order: Order) -> None:
     """The sender's standing set, as he would write it (to him alone)."""
     game = unit.the_game
-    standing = conditions.load(unit.conn, game.id, unit.me)
+    standing = unit.standing(unit.me)
     if standing is None or standing.from_seq != game.seq or unit.over:
-        unit.sections.append((TITLE, "You have no conditional turns standing."))
+        unit.news.sections.append((TITLE, "You have no conditional turns standing."))
         return
     label = turn_name(unit.board.turn_label())
     text = "\n".join([f"They answer {unit.me.other.title}'s turn {label} "
                       f"({lines_of(count_lines(standing.conditions))}); the first line that "
                       "matches is played:", "", *format_conditions(standing.conditions)])
-    unit.sections.append((TITLE, text))
+    unit.news.sections.append((TITLE, text))
 
 
 @command("conditions-cancel")
 def cmd_cancel(unit: Unit, order: Order) -> None:
-    if conditions.drop(unit.conn, unit.the_game.id, unit.me):
+    if unit.drop_set(unit.me):
         unit.changed = True
-        unit.sections.append((TITLE, "Your conditional turns are withdrawn: none stands."))
-        games.log(unit.conn, unit.the_game.id, "conditions",
+        unit.news.sections.append((TITLE, "Your conditional turns are withdrawn: none stands."))
+        unit.note("conditions",
                   f"{unit.me.title} withdrew his conditional turns")
     else:
-        unit.sections.append((TITLE, "You had no conditional turns standing."))
+        unit.news.sections.append((TITLE, "You had no conditional turns standing."))
 
 
 @finisher
@@ -124,7 +123,7 @@ def settle(unit: Unit) -> None:
     base = unit.the_game.seq - (1 if unit.revived else 0)
     if unit.turns:  # an answer of the sender's that waited for an offer: his turn replaces it
         replace_waiting(unit, base)
-    if unit.condition_lines:
+    if unit.conditional.lines:
         keep_set(unit, base + len(unit.turns))
     if unit.turns:
         answer_in_advance(unit, base)
@@ -141,7 +140,7 @@ def _waiting(unit: Unit, base: int) -> tuple[Standing, tuple[int, str]] | None:
     """The sender's set when it waits for his answer to an offer: made for the position
     before the opponent's last turn (any other set of his would have been matched or
     dropped with that turn)."""
-    standing = conditions.load(unit.conn, unit.the_game.id, unit.me)
+    standing = unit.standing(unit.me)
     last = games.last_turn(unit.conn, unit.the_game.id)
     if standing is None or last is None or last[0] != base or standing.from_seq != base - 1:
         return None
@@ -151,11 +150,11 @@ def _waiting(unit: Unit, base: int) -> tuple[Standing, tuple[int, str]] | None:
 def replace_waiting(unit: Unit, base: int) -> None:
     if _waiting(unit, base) is None:
         return
-    conditions.drop(unit.conn, unit.the_game.id, unit.me)
+    unit.drop_set(unit.me)
     unit.changed = True
     unit.tell(unit.me, "Your turn replaces the conditional answer that waited for your "
                        "reply to the offer.")
-    games.log(unit.conn, unit.the_game.id, "conditions",
+    unit.note("conditions",
               f"{unit.me.title}'s conditional answer that waited was replaced by his turn")
 
 
@@ -172,7 +171,7 @@ def play_waiting(unit: Unit, base: int) -> None:
     play = player_of(unit, me)
     fired = match(before, standing.conditions, unit.board, play)
     if fired is None:  # cannot be: it matched when the turn came; drop it all the same
-        conditions.drop(unit.conn, unit.the_game.id, me)
+        unit.drop_set(me)
         return
     text = dict(games.stored_turns(unit.conn, unit.the_game.id)).get(label, "")
     if not play_answer(unit, me, label, text, mover, fired.condition):
@@ -182,8 +181,8 @@ def play_waiting(unit: Unit, base: int) -> None:
 
 
 def _refusal(unit: Unit, error: ConditionError) -> Refusal:
-    order = next((o for o in unit.condition_lines if o.line == error.line),
-                 unit.condition_lines[0])
+    order = next((o for o in unit.conditional.lines if o.line == error.line),
+                 unit.conditional.lines[0])
     span = Span(1, error.column)
     return Refusal(error.message, order, GameError(error.message, "mail.condition", span),
                    logged=f"a conditional turn (line {error.line}, column {error.column}) "
@@ -192,7 +191,7 @@ def _refusal(unit: Unit, error: ConditionError) -> Refusal:
 
 def keep_set(unit: Unit, from_seq: int) -> None:
     """Read, check and store the mail's set, made for the position the mail leaves."""
-    me, first = unit.me, unit.condition_lines[0]
+    me, first = unit.me, unit.conditional.lines[0]
     game = unit.the_game
     if unit.over:
         if game.status == "over" and not unit.revived:
@@ -206,16 +205,16 @@ def keep_set(unit: Unit, from_seq: int) -> None:
                "it is your turn: conditional turns answer your opponent's next turn, so send "
                "them with your turn (below it), or after it while you wait")
         raise Refusal(why, first, logged="conditional turns while it was the sender's turn")
-    lines = [(o.line, o.original.rstrip("\r\n")) for o in unit.condition_lines]
+    lines = [(o.line, o.original.rstrip("\r\n")) for o in unit.conditional.lines]
     try:
         trees = parse_conditions(lines)
         check_conditions(unit.board, trees, player_of(unit, me))
     except ConditionError as exc:
         raise _refusal(unit, exc) from None
-    conditions.save(unit.conn, game.id, me, from_seq, trees)
+    unit.keep_set(me, from_seq, trees)
     unit.changed = True
     count = count_lines(trees)
-    games.log(unit.conn, game.id, "conditions",
+    unit.note("conditions",
               f"{me.title} sent conditional turns ({lines_of(count)})")
     said = (f"Your conditional turns stand ({lines_of(count)}, secret): they answer "
             f"{me.other.title}'s turn {turn_name(unit.board.turn_label())}, and replace any set "
@@ -223,7 +222,7 @@ def keep_set(unit: Unit, from_seq: int) -> None:
     if unit.turns:
         unit.tell(me, said)
     else:
-        unit.sections.append((TITLE, "\n".join([said, "", *format_conditions(trees)])))
+        unit.news.sections.append((TITLE, "\n".join([said, "", *format_conditions(trees)])))
 
 
 #: a chain of answers ends at the latest after this many (each uses a line of a set)
@@ -238,11 +237,11 @@ def answer_in_advance(unit: Unit, base: int) -> None:
             return
         turn = unit.turns[k]
         waiting = turn.side.other
-        standing = conditions.load(unit.conn, unit.the_game.id, waiting)
+        standing = unit.standing(waiting)
         if standing is None:
             return
         if standing.from_seq != base + k:  # made for a position the game has left
-            conditions.drop(unit.conn, unit.the_game.id, waiting)
+            unit.drop_set(waiting)
             return
         before = unit.turns[k - 1].after if k else games.position_at(
             unit.conn, unit.the_game.id, base)
@@ -263,14 +262,13 @@ def answer_in_advance(unit: Unit, base: int) -> None:
 def after_answer(unit: Unit, waiting: Side, mover: Side, fired: Fired, base: int) -> None:
     """The lines nested under the answer that fired stand for the opponent's next turn."""
     if fired.standing and not unit.over and unit.board.to_move is mover:
-        conditions.save(unit.conn, unit.the_game.id, waiting, base + len(unit.turns),
-                        fired.standing)
+        unit.keep_set(waiting, base + len(unit.turns), fired.standing)
         count = count_lines(fired.standing)
         unit.tell(waiting, f"The {lines_of(count)} nested under it "
                   f"{'stands' if count == 1 else 'stand'} for {mover.title}'s next "
                   f"turn. {HOWTO}")
     else:
-        conditions.drop(unit.conn, unit.the_game.id, waiting)
+        unit.drop_set(waiting)
         if not unit.over:
             unit.tell(waiting, "No conditional turn of yours stands now.")
 
@@ -289,17 +287,17 @@ def wait_for_offer(unit: Unit, waiting: Side, turn: PlayedTurn, cond: Condition)
                        f"your set: 'if {cond.reply} then {cond.answer}') waits for your "
                        f"reply: 'decline {verb}' plays it, 'accept {verb}' {accepting}, and "
                        "any other turn you send replaces it.")
-    games.log(unit.conn, unit.the_game.id, "conditions",
+    unit.note("conditions",
               f"{waiting.title}'s conditional answer to {turn.label} waits for the offer "
               "to be answered")
 
 
 def missed(unit: Unit, waiting: Side, turn: PlayedTurn) -> None:
-    conditions.drop(unit.conn, unit.the_game.id, waiting)
+    unit.drop_set(waiting)
     unit.changed = True
     unit.tell(waiting, f"{turn.side.title}'s turn {turn_name(turn.label)} matched none of your "
                        "conditional turns, so they are dropped: reply with your turn as usual.")
-    games.log(unit.conn, unit.the_game.id, "conditions",
+    unit.note("conditions",
               f"{waiting.title}'s conditional turns did not match {turn.label}: dropped")
 
 
@@ -309,7 +307,7 @@ def play_answer(unit: Unit, side: Side, label: str, text: str, mover: Side,
     and its owner told, if it cannot be played after all (the clock refused it)."""
     outcome = live_turn(unit.board, cond.answer, dict(unit.the_game.headers()),
                         case_repairs=unit.options.case_repairs)
-    kept = (len(unit.turns), unit.position, len(unit.notices))
+    kept = (len(unit.turns), unit.position, len(unit.news.notices))
     why = outcome.error.message if outcome.error is not None else None
     if outcome.played is not None:
         unit.turns.append(outcome.played)
@@ -322,23 +320,23 @@ def play_answer(unit: Unit, side: Side, label: str, text: str, mover: Side,
     if why is not None:
         del unit.turns[kept[0]:]
         unit.position = kept[1]
-        del unit.notices[kept[2]:]
-        conditions.drop(unit.conn, unit.the_game.id, side)
+        del unit.news.notices[kept[2]:]
+        unit.drop_set(side)
         unit.tell(side, f"Your conditional answer to {turn_name(label)} could not be played "
                         f"({why}), so your conditional turns are dropped.")
         return False
     assert outcome.played is not None
     answer = outcome.played
     unit.changed = True
-    unit.notices.insert(kept[2], (
+    unit.news.notices.insert(kept[2], (
         f"{mover.title} played {turn_name(label)} ({text}), and {side.title} "
         f"answered at once with {turn_name(answer.label)}, a turn sent in advance."))
     unit.tell(side, f"Your conditional turn on line {cond.line} of the mail that sent it "
                     f"fired: 'if {cond.reply} then {cond.answer}'.")
     if unit.offer is not None:
-        unit.notices.append(f"The offer that stood lapsed with {turn_name(answer.label)}.")
+        unit.news.notices.append(f"The offer that stood lapsed with {turn_name(answer.label)}.")
         unit.offer = None
-    games.log(unit.conn, unit.the_game.id, "conditions",
+    unit.note("conditions",
               f"{side.title} answered {label} with a turn sent in advance")
     if unit.board.phase is Phase.OVER:
         unit.ended = unit.board.end or "bases"

@@ -14,11 +14,11 @@ from pbem.render.text_board import render_text
 def cmd_board(unit: Unit, order: Order) -> None:
     board = render_text(unit.board, flip=unit.player.flip)
     lines = clock_lines(unit.the_game, unit.now, zone=unit.mailer.zone(unit.email))
-    unit.sections.append(("The board", "\n".join([board, "", *lines]).rstrip()))
+    unit.news.sections.append(("The board", "\n".join([board, "", *lines]).rstrip()))
 
 
 @command("history", info=True)
 def cmd_history(unit: Unit, order: Order) -> None:
     game = unit.the_game
-    unit.sections.append((f"The record of game {game.id}",
+    unit.news.sections.append((f"The record of game {game.id}",
                           record_text(unit.conn, game, game.result, None, messages=True)))

@@ -34,7 +34,7 @@ def format_moves(position: GamePosition) -> str:
 
 @command("moves", info=True)
 def cmd_moves(unit: Unit, order: Order) -> None:
-    unit.sections.append(("Legal moves", format_moves(unit.board)))
+    unit.news.sections.append(("Legal moves", format_moves(unit.board)))
 
 
 @command("moves-after", info=True)
@@ -55,4 +55,4 @@ def cmd_moves_after(unit: Unit, order: Order) -> None:
         text = describe_moves(position, turn.actions)
     except PbemError as exc:
         raise Refusal(f"{written!r} cannot begin your turn now: {exc.message}", order) from None
-    unit.sections.append((f"Legal moves after {written}", wrap(text)))
+    unit.news.sections.append((f"Legal moves after {written}", wrap(text)))

@@ -22,7 +22,7 @@ _URL = re.compile(r"(?i)\bnotify\s+webhook\s+(\S+)")
 def cmd_notify(unit: Unit, order: Order) -> None:
     if order.text.strip() == "notify off":
         delivery.set_player_hook(unit.conn, unit.email, None)
-        unit.sections.append(("Notices", "Your webhook is off: the referee calls no URL for "
+        unit.news.sections.append(("Notices", "Your webhook is off: the referee calls no URL for "
                                          "you any more."))
         unit.changed = True
         return
@@ -33,7 +33,7 @@ def cmd_notify(unit: Unit, order: Order) -> None:
         raise Refusal(f"{why}; write for example 'notify webhook "
                       "https://discord.com/api/webhooks/...' (or 'notify off')")
     delivery.set_player_hook(unit.conn, unit.email, url)
-    unit.sections.append(("Notices", "From now on the referee calls your webhook once when "
+    unit.news.sections.append(("Notices", "From now on the referee calls your webhook once when "
                                      "it becomes your turn, when a game of yours ends and "
                                      "when you are offered a draw, an end or a takeback. "
                                      "'notify off' stops it."))

@@ -32,7 +32,7 @@ def cmd_observe(unit: Unit, order: Order) -> None:
     if game.side_of(unit.email) is not None:
         raise Refusal(f"you play game {game_id}: you get its reports already", order)
     accounts.observe(unit.conn, game_id, unit.email)
-    unit.sections.append(("Observe", f"You observe game {game_id} ({game.name}): you will "
+    unit.news.sections.append(("Observe", f"You observe game {game_id} ({game.name}): you will "
                           f"get its turn reports. 'unobserve {game_id}' stops them."))
     unit.changed = True
 
@@ -42,5 +42,5 @@ def cmd_unobserve(unit: Unit, order: Order) -> None:
     gone = accounts.unobserve(unit.conn, unit.email, game_number(order))
     if not gone:
         raise Refusal("you observe no such game", order)
-    unit.sections.append(("Observe", f"You no longer observe {gone} game(s)."))
+    unit.news.sections.append(("Observe", f"You no longer observe {gone} game(s)."))
     unit.changed = True

@@ -38,7 +38,7 @@ def cmd_offer(unit: Unit, order: Order) -> None:
             raise Refusal(f"your opponent has already offered {words}: reply 'accept {what}'",
                           order)
         unit.offer, unit.offer_before, unit.changed = mine, False, True
-        unit.notices.append(
+        unit.news.notices.append(
             f"{me.title} offers {words}. {me.other.title} may reply 'accept {what}' or "
             f"'decline {what}'; the offer lapses with the next turn played."
         )
@@ -47,7 +47,7 @@ def cmd_offer(unit: Unit, order: Order) -> None:
         raise Refusal(f"there is no offer of {noun} from your opponent to {verb}", order)
     unit.offer, unit.changed = None, True
     if verb == "decline":
-        unit.notices.append(f"{me.title} declines the offer of {noun}.")
+        unit.news.notices.append(f"{me.title} declines the offer of {noun}.")
         unit.declined = True
         return
     try:

@@ -21,7 +21,7 @@ def cmd_name(unit: Unit, order: Order) -> None:
     m = _NAME_ARGUMENT.search(order.original)
     name = check_name(m.group(1) if m else "")
     games = accounts.set_display_name(unit.conn, unit.email, name)
-    unit.sections.append(("Name", f"From now on the reports and the games' pages call you "
+    unit.news.sections.append(("Name", f"From now on the reports and the games' pages call you "
                                   f"{name} (in your {games} game(s) and any new one)."))
     unit.changed = True
 
@@ -37,6 +37,6 @@ def cmd_timezone(unit: Unit, order: Order) -> None:
             "'timezone Europe/Paris', 'timezone America/New_York' or 'timezone UTC'"
         )
     accounts.set_timezone(unit.conn, unit.email, None if key in ("UTC", "Etc/UTC") else key)
-    unit.sections.append(("Time zone", f"From now on the deadlines in your mail are written "
+    unit.news.sections.append(("Time zone", f"From now on the deadlines in your mail are written "
                                        f"in {key} time."))
     unit.changed = True

@@ -14,5 +14,5 @@ from pbem.rules.registry import game_of
 def cmd_rules(unit: Unit, order: Order) -> None:
     game = game_of(unit.board)
     title = f"The rules of {game.title}"
-    unit.sections.append((title, rules_text(game)))
-    unit.section_html[title] = rules_html(game)
+    unit.news.sections.append((title, rules_text(game)))
+    unit.news.section_html[title] = rules_html(game)

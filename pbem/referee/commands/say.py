@@ -20,5 +20,5 @@ def cmd_say(unit: Unit, order: Order) -> None:
     if len(text) > MAX_SAID:
         raise Refusal(f"a message may be {MAX_SAID} characters long at most; yours has "
                       f"{len(text)}: shorten it, or split it over several 'say' lines", order)
-    unit.said.append(text)
+    unit.news.said.append(text)
     unit.changed = True

@@ -28,7 +28,7 @@ def cmd_takeback(unit: Unit, order: Order) -> None:
         raise Refusal("your opponent has already asked for that: reply 'accept takeback'",
                       order)
     unit.offer, unit.offer_before, unit.changed = Offer(OfferKind.TAKEBACK, me), False, True
-    unit.notices.append(
+    unit.news.notices.append(
         f"{me.title} asks to take back the last turn played ({turn_name(last[1])}). "
         f"{me.other.title} may reply 'accept takeback' or 'decline takeback'; the request "
         "lapses with the next turn played."
@@ -44,7 +44,7 @@ def cmd_answer(unit: Unit, order: Order) -> None:
                       order)
     unit.offer, unit.changed = None, True
     if verb == "decline":
-        unit.notices.append(f"{me.title} declines to take back the last turn.")
+        unit.news.notices.append(f"{me.title} declines to take back the last turn.")
         unit.declined = True
         return
     game = unit.the_game
@@ -53,9 +53,9 @@ def cmd_answer(unit: Unit, order: Order) -> None:
     game = rollback_to(unit.conn, game, last[0] - 1, unit.now, f"takeback of {last[1]}")
     unit.attach(game)
     pos = game.position
-    unit.notices.append(
+    unit.news.notices.append(
         f"{me.title} accepts: turn {turn_name(last[1])} is taken back. {pos.to_move.title} to "
         f"move again ({turn_name(pos.turn_label())})."
     )
-    unit.notice_board = game.position
-    games.log(unit.conn, game.id, "takeback", f"{last[1]} taken back")
+    unit.news.notice_board = game.position
+    unit.note("takeback", f"{last[1]} taken back")

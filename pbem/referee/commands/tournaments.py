@@ -41,7 +41,7 @@ def cmd_join(unit: Unit, order: Order) -> None:
         shown = display_name(entry_of(unit.conn, event, unit.email))
     except PbemError as exc:
         raise Refusal(exc.message, order) from None
-    unit.sections.append((
+    unit.news.sections.append((
         "Entered", f"You have entered {event.name}; the crosstable shows you as {shown} "
         "(never by your address; 'name Alice Archer' sets the name shown). Your games come "
         f"as invitations when the event starts. 'withdraw {event.name}' takes you out."))
@@ -56,7 +56,7 @@ def cmd_withdraw(unit: Unit, order: Order) -> None:
                         unit.email)
     except PbemError as exc:
         raise Refusal(exc.message, order) from None
-    unit.sections.append(("Withdrawn", done + "."))
+    unit.news.sections.append(("Withdrawn", done + "."))
     unit.changed = True
 
 
@@ -66,4 +66,4 @@ def cmd_standings(unit: Unit, order: Order) -> None:
         t = table(unit.conn, find(unit.conn, _event_name(order)))
     except PbemError as exc:
         raise Refusal(exc.message, order) from None
-    unit.sections.append(("Standings", "\n".join(event_lines(t))))
+    unit.news.sections.append(("Standings", "\n".join(event_lines(t))))

@@ -4,7 +4,7 @@ changed (``play.live_turn``)."""
 from __future__ import annotations
 
 from pbem.referee import clock
-from pbem.referee.clock import ClockError, ClockSettings
+from pbem.referee.clock import ClockError
 from pbem.referee.commands.registry import command
 from pbem.referee.intake.orders import Order
 from pbem.referee.intake.refusal import Refusal
@@ -40,13 +40,13 @@ def cmd_turn(unit: Unit, order: Order) -> None:
     unit.position = outcome.played.after
     unit.changed = True
     forced_passes(unit)
-    unit.notices += [f"{me.title} wrote {r}." for r in outcome.repaired]
+    unit.news.notices += [f"{me.title} wrote {r}." for r in outcome.repaired]
     if outcome.aside:  # the sender's own words: told to him alone
         unit.tell(me, f"ignored: {outcome.aside}  (the text after your turn on its line "
                       "was not read; to write to your opponent, start a line with 'say')")
     turn_on_clock(unit, order)
     if unit.offer is not None and unit.offer_before:
-        unit.notices.append("The offer that stood lapsed with this turn.")
+        unit.news.notices.append("The offer that stood lapsed with this turn.")
         unit.offer = None
     unit.offer_before = False
     if unit.board.phase is Phase.OVER:
@@ -65,7 +65,7 @@ def forced_passes(unit: Unit) -> None:
             return
         unit.turns.append(forced.played)
         unit.position = forced.played.after
-        unit.notices.append(
+        unit.news.notices.append(
             f"{forced.played.side.title} has no legal move and passes "
             f"({turn_name(forced.played.label)}); the referee wrote the pass."
         )
@@ -74,17 +74,17 @@ def forced_passes(unit: Unit) -> None:
 def revive_if_in_time(unit: Unit) -> None:
     """A turn for a game lost on time: it counts if it arrived by the deadline (the loss
     is then withdrawn); otherwise it is refused with the clock's reason."""
-    state, game = unit.clock, unit.the_game
-    if (state is None or state.result is None or unit.revived or game.status != "over"
-            or game.end_reason != "time"):
+    clocked, game = unit.clock, unit.the_game
+    result = clocked.state.result if clocked is not None else None
+    if clocked is None or result is None or unit.revived or game.status != "over" or (
+            game.end_reason != "time"):
         return
-    result = state.result
     if result.loser is unit.me and unit.now <= result.deadline:
         unit.position = games.position_at(unit.conn, game.id, game.seq - 1)
         unit.revived = True
         unit.changed = True
         return
-    line = clock.describe_clock(state, unit.clock_settings or ClockSettings(), unit.now)[0]
+    line = clock.describe_clock(clocked.state, clocked.settings, unit.now)[0]
     raise Refusal(f"the game is over: {line} Your mail arrived "
                   f"{clock.format_instant(unit.now)}.")
 
@@ -93,11 +93,12 @@ def turn_on_clock(unit: Unit, order: Order | None, side: Side | None = None) -> 
     """Put a played turn (by ``side``, the sender by default) on the clock: refused if late
     in forfeit mode; a withdrawn loss on time is told to both players. A turn given in
     advance is played the instant its clock starts, so none of its time is used."""
-    if unit.clock is None or unit.clock_settings is None:
+    clocked = unit.clock
+    if clocked is None:
         return
-    now = max(unit.now, unit.clock.turn_started)
+    now = max(unit.now, clocked.state.turn_started)
     try:
-        state, effects = clock.turn_played(unit.clock, unit.clock_settings,
+        state, effects = clock.turn_played(clocked.state, clocked.settings,
                                            unit.me if side is None else side,
                                            now, next_side=unit.board.to_move)
     except ClockError as exc:
@@ -105,9 +106,8 @@ def turn_on_clock(unit: Unit, order: Order | None, side: Side | None = None) -> 
     for effect in effects:
         if isinstance(effect, clock.ResultWithdrawn):
             how = "forfeit" if effect.was == "forfeit" else "claim"
-            unit.notices.append(
+            unit.news.notices.append(
                 f"{effect.side.title}'s turn arrived by the deadline, so the loss on time "
                 f"({how}) recorded before it was handled is withdrawn: the game goes on."
             )
-    unit.clock = state
-    unit.clock_changed = True
+    clocked.state, clocked.changed = state, True

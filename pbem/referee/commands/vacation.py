@@ -63,5 +63,5 @@ def cmd_vacation(unit: Unit, order: Order) -> None:
                                  + "\n".join(lines), row=unit.row)
         games.log(conn, game.id, "vacation", f"{unit.email} {told}")
     clocks = f" The clocks of your games {', '.join(changed)} follow it." if changed else ""
-    unit.sections.append(("Vacation", said + clocks))
+    unit.news.sections.append(("Vacation", said + clocks))
     unit.changed = True

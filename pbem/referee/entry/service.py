@@ -147,8 +147,8 @@ class Referee:
             registry.run_mail(unit, orders)
         except Refusal as refusal:
             return Handled("refused", refused(unit, refusal))
-        if unit.sections:
-            self.mailer.answer(inc, row, token, unit.sections)
+        if unit.news.sections:
+            self.mailer.answer(inc, row, token, unit.news.sections)
         return Handled("accepted" if unit.changed else "info", ", ".join(o.name for o in orders))
 
     def _stranger(self, inc: Incoming, row: int) -> Handled:

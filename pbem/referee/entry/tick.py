@@ -84,7 +84,8 @@ def tick_game(ref: Referee, game_id: int, now: datetime, summary: TickSummary) -
             summary.forfeits += 1
             unit = ref.game_unit(game, effect.side, now)
             unit.position = game_of(game.position).forfeit(game.position, effect.side)
-            unit.clock, unit.clock_changed = new, False
+            assert unit.clock is not None  # a forfeit comes from the game's clock
+            unit.clock.state = new
             unit.ended, unit.loser, unit.changed, unit.offer = "time", effect.side, True, None
             games.log(ref.conn, game.id, "clock", f"{effect.side.title} forfeits on time")
             commit(unit)

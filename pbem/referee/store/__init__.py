@@ -1,9 +1,9 @@
 """The referee's store, and every SQL statement the referee runs: ``engine`` (SQLite or
 PostgreSQL behind one code path), ``schema`` (connection, migrations, transactions,
-savepoints), ``games``, ``mail`` (messages,
-failures, queued replies), ``accounts`` (keys, vacations, digests, observers,
-challenges), ``rollbacks``, ``conditions``, ``outbox`` (the rows delivery claims and
-marks), ``site`` (what export and the live site read), ``imap`` (the IMAP marks)."""
+savepoints), ``games``, ``offers`` (a game's pending offer and its stored text), ``mail``
+(messages, failures, queued replies), ``accounts`` (keys, vacations, digests, observers,
+challenges), ``undo_log``, ``standing_conditions``, ``outbox`` (the rows delivery claims
+and marks), ``site`` (what export and the live site read), ``imap`` (the IMAP marks)."""
 
 from pbem.referee.store.engine import DB_ERRORS, Connection, Row, is_postgresql
 from pbem.referee.store.schema import (

@@ -1,7 +1,9 @@
-"""Writing a finished unit: its turns, record, offer, clock and result go to the store, and
-its news to the mailer (reports, notices, the private answer, results), in the caller's
-transaction. Mail, ``pbem tick`` (a forfeit) and the operator (an adjudication) share it.
-A refused unit writes nothing but its refusal (``refused``)."""
+"""Writing a finished unit: its log lines, conditional turns, turns, record, offer, clock
+and result go to the store, and its news to the mailer (reports, notices, the private
+answer, results), in the caller's transaction. Mail, ``pbem tick`` (a forfeit) and the
+operator (an adjudication) share it. A refused unit writes nothing but its refusal
+(``refused``): its commands wrote nothing but what the unit holds (``unit`` says which
+commands write themselves, inside the mail's savepoint)."""
 
 from __future__ import annotations
 
@@ -35,30 +37,37 @@ def refused(unit: Unit, refusal: Refusal) -> str:
 
 def commit(unit: Unit) -> None:
     game = unit.the_game
-    conn, mailer = unit.conn, unit.mailer
+    conn, mailer, news = unit.conn, unit.mailer, unit.news
     seq = game.seq
+    for kind, text in unit.log:  # first: a command's lines came before the turns'
+        games.log(conn, game.id, kind, text)
+    for side, standing in unit.conditional.sets.items():
+        if standing is None:
+            conditions.drop(conn, game.id, side)
+        else:
+            conditions.save(conn, game.id, side, standing.from_seq, standing.conditions)
     if unit.revived:  # the loss on time is void: its 'end' entry goes
         games.drop_end_entry(conn, game.id, seq)
         seq -= 1
-    if unit.clock is not None and unit.clock_changed:
-        games.save_clock(conn, game.id, unit.clock)
+    if unit.clock is not None and unit.clock.changed:
+        games.save_clock(conn, game.id, unit.clock.state)
     for played in unit.turns:
         seq += 1
         text = format_turn(TurnText(tuple(r.canonical() for r in played.resolved)))
         games.add_turn(conn, game.id, seq, played.label, text, played.after, unit.row)
         games.log(conn, game.id, "turn", f"{played.label} {text}")
-    if unit.said:
+    if news.said:
         after = games.last_turn(conn, game.id)
-        for text in unit.said:
+        for text in news.said:
             games.add_said(conn, game.id, after[0] if after else 0, unit.me, text)
-        news = [f"{unit.me.title} says: {text}" for text in unit.said]
+        relayed = [f"{unit.me.title} says: {text}" for text in news.said]
         if not unit.turns:  # with a turn, the report carries them to both
             mailer.tell_one(game, game.opponent(unit.me), f"{unit.me.title} says",
-                            "\n".join(news), row=unit.row, kind="message")
+                            "\n".join(relayed), row=unit.row, kind="message")
         else:  # the two players' reports only: never an observer's copy nor a notice
             for side in (unit.me, unit.me.other):
-                unit.private[side] = [*news, *unit.private.get(side, [])]
-        games.log(conn, game.id, "said", "\n".join(news))
+                news.private[side] = [*relayed, *news.private.get(side, [])]
+        games.log(conn, game.id, "said", "\n".join(relayed))
     result = unit.board.result if unit.ended else None
     note = None
     if unit.ended in NOTED_ENDS:
@@ -74,22 +83,22 @@ def commit(unit: Unit) -> None:
                         offer=unit.offer, status="over" if unit.ended else status,
                         result=result or old_result, end_reason=unit.ended or old_end)
         game = load_game(conn, game.id)
-    for text in unit.notices:
+    for text in news.notices:
         games.log(conn, game.id, "notice", text)
     after_commit(conn, unit.config, game, played=bool(unit.turns), ended=bool(unit.ended),
                  new_offer=offered)
     inc, row = unit.inc, unit.row
     if unit.turns:  # a turn that ends the game: the players get the result mail alone
-        mailer.reports(game, inc, row, unit.notices, played=len(unit.turns),
-                       private=unit.private, players=not unit.ended)
+        mailer.reports(game, inc, row, news.notices, played=len(unit.turns),
+                       private=news.private, players=not unit.ended)
     else:
-        if unit.notices:
-            mailer.notices(game, unit.notices, unit.notice_board, inc, row)
-        for side, lines in unit.private.items():
+        if news.notices:
+            mailer.notices(game, news.notices, news.notice_board, inc, row)
+        for side, lines in news.private.items():
             mailer.tell_one(game, game.players[side], "your conditional turns", "\n".join(lines),
                             row=row)
-    if unit.sections:
-        mailer.reply(game, unit.player, unit.sections, inc, row, unit.section_html)
+    if news.sections:
+        mailer.reply(game, unit.player, news.sections, inc, row, news.section_html)
     if unit.ended:
         conditions.drop_all(conn, game.id)  # a set of conditional turns lapses with the game
         games.log(conn, game.id, "end", f"{unit.ended}: {game.result}")
@@ -109,6 +118,6 @@ def commit(unit: Unit) -> None:
             ending = games.stored_turns(conn, game.id)[-len(unit.turns):]
             last = "; ".join(f"{turn_name(label)} {text}" for label, text in ending)
             for one in (Side.WHITE, Side.BLACK):
-                on_top[one] = [f"Played: {last}", *unit.notices, *unit.private.get(one, [])]
+                on_top[one] = [f"Played: {last}", *news.notices, *news.private.get(one, [])]
         mailer.results(game, how, inc, row, event=crosstable_for_game(conn, game.id),
                        news=on_top)

@@ -1,6 +1,18 @@
 """One unit of work per mail: what the mail is about, what its commands change, and what
-must be said. Commands change only the unit; the service writes it to the store and hands
-its replies to the mailer in the same transaction, or, when a command refuses, nothing.
+must be said. A game's commands change only its unit: the turns, the offer, the clock, the
+end, the standing conditional turns (``Conditional``) and the lines for the game's log are
+written by ``commit`` once every order has run, with the replies handed to the mailer in
+the same transaction; a refused mail writes nothing but its refusal.
+
+Two kinds of command write to the store themselves, inside the savepoint the mail's orders
+run in (``registry.run_mail``), so that a refusal later in the mail undoes them too:
+``accept takeback``, which removes the turn taken back at once (``work.rollback``), because
+the mail's later orders and its conditional turns work on the game as it is then; and the
+commands about the sender alone (``vacation``, ``challenge`` and its answers, ``name``,
+``timezone``, ``observe``, ``digest``, ``notify``, ``join``/``withdraw``), which have no game
+to commit and change his account, his challenges, his entries or (``vacation``) his games'
+clocks. (Mail queued by the mailer is the mailer's writing, not theirs.)
+``tests/referee/test_unit.py`` lists them and fails on any other command that writes.
 
 A unit is about one game (a turn, an offer, ``board``) or about its sender alone
 (``vacation``, ``games``, a challenge); ``pbem tick`` and the operator make units too.
@@ -18,11 +30,56 @@ from pbem.referee.config.options import Options
 from pbem.referee.intake.inbox import Incoming
 from pbem.referee.intake.orders import Order
 from pbem.referee.outgoing.mailer import Mailer
+from pbem.referee.store import standing_conditions
 from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Game, Player
 from pbem.referee.store.offers import Offer
+from pbem.referee.store.standing_conditions import Standing
+from pbem.referee.turns.conditions import Condition
 from pbem.rules.game import GamePosition, Phase
 from pbem.rules.pieces import Side
+
+
+@dataclass
+class Clocked:
+    """A game's time control and its clock as the unit leaves it."""
+
+    settings: ClockSettings
+    state: ClockState
+    #: the state differs from the stored one (``commit`` saves it)
+    changed: bool = False
+
+
+@dataclass
+class Conditional:
+    """The conditional turns a game's unit handles: the mail's own lines, and the sets it
+    replaces or withdraws (None), by side, which ``commit`` files."""
+
+    #: the mail's ``if ... then ...`` lines, read as one set once every order has run
+    lines: list[Order] = field(default_factory=list)
+    sets: dict[Side, Standing | None] = field(default_factory=dict)
+
+
+@dataclass
+class News:
+    """What a unit must say to its players and its sender, handed to the mailer by
+    ``commit`` (a game's unit) or the service (a player's mail) once every order has run.
+    (A challenge's and a vacation's mail to other players is queued by those commands.)"""
+
+    #: what both players are told (with the report when a turn was played)
+    notices: list[str] = field(default_factory=list)
+    #: what the sender says to his opponent ('say ...'): relayed, and kept in the game's
+    #: log (the store's 'said' table), never in the record
+    said: list[str] = field(default_factory=list)
+    #: what one player alone is told in his report (his conditional turns are secret)
+    private: dict[Side, list[str]] = field(default_factory=dict)
+    #: a board that goes with the notices, drawn for each player from his side
+    notice_board: GamePosition | None = None
+    # -- any unit: the answer to the sender ------------------------------------------------
+    #: the private answer to the sender: (title, text) sections
+    sections: list[tuple[str, str]] = field(default_factory=list)
+    #: a section's own HTML, by its title (the rules page); others are shown preformatted
+    section_html: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -50,31 +107,18 @@ class Unit:
     #: the sender declined an offer or takeback request (a conditional answer that waited
     #: for it is then played)
     declined: bool = False
-    #: what both players are told (with the report when a turn was played)
-    notices: list[str] = field(default_factory=list)
-    #: what the sender says to his opponent ('say ...'): relayed, and kept in the game's
-    #: log (the store's 'said' table), never in the record
-    said: list[str] = field(default_factory=list)
-    #: what one player alone is told in his report (his conditional turns are secret)
-    private: dict[Side, list[str]] = field(default_factory=dict)
-    #: the mail's conditional lines (``if ... then ...``), read as one set once every
-    #: order of the mail has run
-    condition_lines: list[Order] = field(default_factory=list)
-    #: a board that goes with the notices, drawn for each player from his side
-    notice_board: GamePosition | None = None
+    conditional: Conditional = field(default_factory=Conditional)
+    #: lines for the game's log, (kind, text), written by ``commit`` before its own
+    log: list[tuple[str, str]] = field(default_factory=list)
     #: the end reason when the game ended with this unit, and who lost (on time)
     ended: str | None = None
     loser: Side | None = None
-    clock_settings: ClockSettings | None = None
-    clock: ClockState | None = None
-    clock_changed: bool = False
+    #: None for a game without a clock
+    clock: Clocked | None = None
     #: a loss on time was withdrawn by a turn that had arrived by the deadline
     revived: bool = False
     # -- any unit ----------------------------------------------------------------------------
-    #: the private answer to the sender: (title, text) sections
-    sections: list[tuple[str, str]] = field(default_factory=list)
-    #: a section's own HTML, by its title (the rules page); others are shown preformatted
-    section_html: dict[str, str] = field(default_factory=dict)
+    news: News = field(default_factory=News)
     #: something in the store changes (else the mail only asked)
     changed: bool = False
 
@@ -93,8 +137,7 @@ class Unit:
         self.game, self.position = game, game.position
         found = game.clock()
         if found is not None:
-            self.clock_settings, self.clock = found
-            self.clock_changed = False
+            self.clock = Clocked(*found)
 
     @property
     def the_game(self) -> Game:
@@ -117,7 +160,27 @@ class Unit:
 
     def tell(self, side: Side, text: str) -> None:
         """A line for ``side``'s own report (or his own notice) only."""
-        self.private.setdefault(side, []).append(text)
+        self.news.private.setdefault(side, []).append(text)
+
+    def note(self, kind: str, text: str) -> None:
+        """A line for the game's log (``pbem show --log``), written with the unit."""
+        self.log.append((kind, text))
+
+    def standing(self, side: Side) -> Standing | None:
+        """``side``'s set of conditional turns as the unit leaves it so far."""
+        if side in self.conditional.sets:
+            return self.conditional.sets[side]
+        return standing_conditions.load(self.conn, self.the_game.id, side)
+
+    def keep_set(self, side: Side, from_seq: int, conditions: tuple[Condition, ...]) -> None:
+        """``side``'s set, made for entry ``from_seq``, replaces the one that stood."""
+        self.conditional.sets[side] = Standing(side, from_seq, conditions)
+
+    def drop_set(self, side: Side) -> bool:
+        """``side``'s set goes; whether one stood."""
+        stood = self.standing(side) is not None
+        self.conditional.sets[side] = None
+        return stood
 
     @property
     def over(self) -> bool:

@@ -40,7 +40,7 @@ from pbem.rules.modern.pieces import AGENT, COUNTER_AGENT, HQ, TARGETS, name_of
 from pbem.rules.modern.position import Position, initial_position
 from pbem.rules.modern.rules import MODERN, OPTION_HELP, ModernRules, modern_rules
 from pbem.rules.modern.turns import Dislodged, HQPlaced, Move
-from pbem.rules.move_turns import MoveEngine, MoveTurn, MoveTurnGame, Placement
+from pbem.rules.move_turns import MoveTurn, MoveTurnGame, Placement, engine_of
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.repairs import resolve_with_repairs, square_at
 from pbem.rules.written import (
@@ -156,10 +156,7 @@ class ModernGame(MoveTurnGame[ModernRules, Position, turns.TurnState]):
     )
     rules_page: ClassVar[str] = "games/modern.md"
     rules = MODERN
-    engine = MoveEngine(
-        turns.begin_turn, turns.finish_turn, turns.apply_placement, turns.apply_pass,
-        turns.has_legal_turn, canonical_of,
-    )
+    engine = engine_of(turns, canonical_of)
     about: ClassVar[tuple[str, str]] = (
         "Modern Realm: a game of infiltration; Agents and a Counter-Agent a side capture "
         "Realms of the other half, and a side wins with its HQs on all eight Centers of its "

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pbem.rules.geometry import CENTER, HALF, REALM_OF, REALMS, SQUARES, square_name
+from pbem.rules.geometry import CENTER, HALF, REALM_OF, REALMS, square_name
+from pbem.rules.pieces import EMPTY_BOARD as EMPTY_BOARD
+from pbem.rules.pieces import Board as Board
 from pbem.rules.pieces import BoardPiece, Kind, Piece, Side
-
-Board = tuple[Piece | None, ...]
-EMPTY_BOARD: Board = (None,) * len(SQUARES)
 
 AGENT: tuple[Piece, Piece] = (Piece(Side.WHITE, Kind.ENFORCER), Piece(Side.BLACK, Kind.ENFORCER))
 COUNTER_AGENT: tuple[Piece, Piece] = (Piece(Side.WHITE, Kind.POWER), Piece(Side.BLACK, Kind.POWER))

@@ -13,9 +13,8 @@ from pbem.rules.modern.pieces import AGENT, COUNTER_AGENT, EMPTY_BOARD, HQ, HQS,
 from pbem.rules.modern.rules import MODERN, ModernRules
 from pbem.rules.move_turns import PlyPosition
 from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.pieces import Pair as Pair
 from pbem.rules.setup_rules import opening_board
-
-Pair = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)

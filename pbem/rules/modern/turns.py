@@ -32,7 +32,17 @@ from pbem.rules.modern.pieces import (
     realm_counts,
 )
 from pbem.rules.modern.position import Position
-from pbem.rules.move_turns import DRAW, WIN, GameEnded, Placement, check_pass, check_playing
+from pbem.rules.move_turns import (
+    WIN,
+    GameEnded,
+    Placement,
+    check_placing,
+    check_playing,
+    mover,
+    next_turn,
+    passed,
+    placed,
+)
 from pbem.rules.pieces import Kind, Side
 from pbem.rules.values import quick
 
@@ -118,22 +128,11 @@ def pending_of(state: TurnState, frm: int) -> tuple[int, frozenset[int]]:
 
 def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
     """One piece's line and its capture, if any."""
+    frm = move.frm
+    piece = mover(state, frm, describe_at)
     position = state.position
-    if state.over:
-        raise RuleError(
-            "turn.game-over", "the game ended earlier in this turn: nothing more may be played"
-        )
     board = position.board
     side = position.to_move
-    frm = move.frm
-    piece = board[frm]
-    if piece is None:
-        raise RuleError("move.no-piece", f"there is no piece on {square_name(frm)}")
-    if piece.side is not side:
-        raise RuleError(
-            "move.not-own",
-            f"{describe_at(piece, frm)} is {piece.side.title}'s; it is {side.title}'s turn",
-        )
     if piece.kind is Kind.BASE:
         raise RuleError("move.hq", f"the HQ on {square_name(frm)} cannot move: HQs never move")
     realm, pending = pending_of(state, frm)
@@ -249,17 +248,7 @@ def finish_turn(state: TurnState) -> Position:
                 "Realm: a Modern turn moves out every mobile piece",
                 options=(square_name(s),),
             )
-    return next_turn(position)
-
-
-def next_turn(position: Position) -> Position:
-    side = position.to_move
-    after = position.replace(ply=position.ply + 1, to_move=side.other)
-    if after.phase is Phase.PLAY and not has_legal_turn(after, side.other) and not (
-        has_legal_turn(after, side)
-    ):
-        return after.replace(phase=Phase.OVER, result=DRAW, end="no-legal-turn")
-    return after
+    return next_turn(position, has_legal_turn)
 
 
 def movable(position: Position, side: Side) -> list[int]:
@@ -284,12 +273,11 @@ def has_legal_turn(position: Position, side: Side) -> bool:
 
 
 def apply_pass(position: Position) -> tuple[Position, list[Event]]:
-    check_pass(
+    return passed(
         position, has_legal_turn,
         "has a mobile piece that can move and may not pass: a player passes only when none "
         "can",
-    )
-    return next_turn(position), []
+    ), []
 
 
 # -- set-up by placement -------------------------------------------------------------------
@@ -300,10 +288,7 @@ def placeable_squares(position: Position, side: Side) -> list[int]:
 
 def apply_placement(position: Position, action: Placement) -> tuple[Position, list[Event]]:
     side = position.to_move
-    if position.phase is not Phase.SETUP:
-        raise RuleError(
-            "setup.over", "the pieces are all placed: play has begun, and a turn moves pieces"
-        )
+    check_placing(position)
     sq = action.square
     squares = placeable_squares(position, side)
     if sq not in squares:
@@ -325,9 +310,5 @@ def apply_placement(position: Position, action: Placement) -> tuple[Position, li
         )
     if action.kind is Kind.BASE:
         raise RuleError("setup.piece", "HQs are not placed at set-up: they come from captures")
-    new = list(position.board)
-    new[sq] = COUNTER_AGENT[side] if action.kind is Kind.POWER else AGENT[side]
-    after = position.replace(board=tuple(new), ply=position.ply + 1, to_move=side.other)
-    if sum(p is not None for p in new) == 16:
-        after = after.replace(phase=Phase.PLAY, to_move=Side.WHITE)
-    return after, []
+    piece = COUNTER_AGENT[side] if action.kind is Kind.POWER else AGENT[side]
+    return placed(position, sq, piece, 16), []

@@ -23,7 +23,7 @@ from pbem.rules.game import (
     counted,
 )
 from pbem.rules.geometry import SQUARE_NAMES, parse_square, square_name
-from pbem.rules.move_turns import MoveEngine, MoveTurn, MoveTurnGame, Pass, Placement
+from pbem.rules.move_turns import MoveTurn, MoveTurnGame, Pass, Placement, engine_of
 from pbem.rules.oriental import turns
 from pbem.rules.oriental.pieces import EMPEROR, MANDARIN, Board, name_of
 from pbem.rules.oriental.position import Position, initial_position
@@ -125,10 +125,7 @@ class OrientalGame(MoveTurnGame[OrientalRules, Position, turns.TurnState]):
     )
     rules_page: ClassVar[str] = "games/oriental.md"
     rules = ORIENTAL
-    engine = MoveEngine(
-        turns.begin_turn, turns.finish_turn, turns.apply_placement, turns.apply_pass,
-        turns.has_legal_turn, canonical_of,
-    )
+    engine = engine_of(turns, canonical_of)
     about: ClassVar[tuple[str, str]] = (
         "Oriental Realm: a game of surrounding; seven Mandarins and an Emperor a side, and "
         "a side wins by leaving an enemy piece or group no empty square beside it.",

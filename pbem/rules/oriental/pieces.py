@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from pbem.rules.geometry import RAYS, SQUARES, square_name
+from pbem.rules.pieces import EMPTY_BOARD as EMPTY_BOARD
+from pbem.rules.pieces import Board as Board
 from pbem.rules.pieces import BoardPiece, Kind, Piece, Side
-
-Board = tuple[Piece | None, ...]
-EMPTY_BOARD: Board = (None,) * len(SQUARES)
 
 #: the pieces of each side, indexed by Side
 MANDARIN: tuple[Piece, Piece] = (Piece(Side.WHITE, Kind.ENFORCER), Piece(Side.BLACK, Kind.ENFORCER))

@@ -20,7 +20,17 @@ from pbem.rules.geometry import (
     realm_name,
     square_name,
 )
-from pbem.rules.move_turns import DRAW, WIN, GameEnded, Placement, check_pass, check_playing
+from pbem.rules.move_turns import (
+    WIN,
+    GameEnded,
+    Placement,
+    check_placing,
+    check_playing,
+    mover,
+    next_turn,
+    passed,
+    placed,
+)
 from pbem.rules.oriental.groups import surrounded_next_to
 from pbem.rules.oriental.pieces import (
     EMPEROR,
@@ -137,22 +147,11 @@ def has_legal_turn(position: Position, side: Side) -> bool:
 # -- a move --------------------------------------------------------------------------
 def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
     """One piece's move; a surround ends the game at once."""
+    frm, to = move.frm, move.to
+    piece = mover(state, frm, describe_at)
     position = state.position
-    if state.over:
-        raise RuleError(
-            "turn.game-over", "the game ended earlier in this turn: nothing more may be played"
-        )
     board = position.board
     side = position.to_move
-    frm, to = move.frm, move.to
-    piece = board[frm]
-    if piece is None:
-        raise RuleError("move.no-piece", f"there is no piece on {square_name(frm)}")
-    if piece.side is not side:
-        raise RuleError(
-            "move.not-own",
-            f"{describe_at(piece, frm)} is {piece.side.title}'s; it is {side.title}'s turn",
-        )
     realm, pending = state.realm, state.pending
     if realm is None:
         realm = REALM_OF[frm]
@@ -226,24 +225,15 @@ def finish_turn(state: TurnState) -> Position:
         raise RuleError("turn.empty", "a turn moves at least one piece")
     if state.over:
         return state.position.replace(ply=state.position.ply + 1)
-    return next_turn(state.position)
-
-
-def next_turn(position: Position) -> Position:
-    side = position.to_move
-    after = position.replace(ply=position.ply + 1, to_move=side.other)
-    if not has_legal_turn(after, side.other) and not has_legal_turn(after, side):
-        return after.replace(phase=Phase.OVER, result=DRAW, end="no-legal-turn")
-    return after
+    return next_turn(state.position, has_legal_turn)
 
 
 def apply_pass(position: Position) -> tuple[Position, list[Event]]:
-    check_pass(
+    return passed(
         position, has_legal_turn,
         "has a legal turn and may not pass: a player passes only when none of his pieces "
         "can move",
-    )
-    return next_turn(position), []
+    ), []
 
 
 # -- set-up by placement ----------------------------------------------------------------
@@ -270,11 +260,7 @@ def placeable_squares(position: Position) -> list[int]:
 
 def apply_placement(position: Position, action: Placement) -> tuple[Position, list[Event]]:
     side = position.to_move
-    if position.phase is not Phase.SETUP:
-        raise RuleError(
-            "setup.over",
-            "the pieces are all placed: play has begun, and a turn moves pieces",
-        )
+    check_placing(position)
     board = position.board
     sq = action.square
     realm = REALM_OF[sq]
@@ -294,9 +280,5 @@ def apply_placement(position: Position, action: Placement) -> tuple[Position, li
         else:
             why = "Oriental Realm has Mandarins (E) and an Emperor (P) only"
         raise RuleError("setup.piece", why)
-    new = list(board)
-    new[sq] = EMPEROR[side] if action.kind is Kind.POWER else MANDARIN[side]
-    after = position.replace(board=tuple(new), ply=position.ply + 1, to_move=side.other)
-    if sum(p is not None for p in new) == 2 * PIECES:
-        after = after.replace(phase=Phase.PLAY, to_move=Side.WHITE)
-    return after, []
+    piece = EMPEROR[side] if action.kind is Kind.POWER else MANDARIN[side]
+    return placed(position, sq, piece, 2 * PIECES), []

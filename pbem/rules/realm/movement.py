@@ -18,7 +18,7 @@ from pbem.rules.geometry import (
     realm_name,
     square_name,
 )
-from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.pieces import Kind, Piece, Side, own_piece
 from pbem.rules.realm.actions import direction_word, piece_words
 from pbem.rules.realm.position import Board
 
@@ -29,14 +29,7 @@ def describe_at(piece: Piece, sq: int) -> str:
 
 def check_piece(board: Board, side: Side, frm: int) -> Piece:
     """The piece on ``frm`` if ``side`` may move it at all (turn rules aside)."""
-    piece = board[frm]
-    if piece is None:
-        raise RuleError("move.no-piece", f"there is no piece on {square_name(frm)}")
-    if piece.side is not side:
-        raise RuleError(
-            "move.not-own",
-            f"{describe_at(piece, frm)} is {piece.side.title}'s; it is {side.title}'s turn",
-        )
+    piece = own_piece(board, side, frm, describe_at)
     if piece.kind is Kind.BASE:
         raise RuleError(
             "move.base", f"the Base on {square_name(frm)} cannot move: Bases never move"

@@ -9,15 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.rules.game import Phase
-from pbem.rules.geometry import CENTER, REALM_SQUARES, REALMS, SQUARES
+from pbem.rules.geometry import CENTER, REALM_SQUARES, REALMS
+from pbem.rules.pieces import EMPTY_BOARD as EMPTY_BOARD
+from pbem.rules.pieces import Board as Board
 from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.pieces import Pair as Pair
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
 from pbem.rules.values import quick
-
-Board = tuple[Piece | None, ...]
-Pair = tuple[int, int]
-
-EMPTY_BOARD: Board = (None,) * len(SQUARES)
 
 
 @quick
