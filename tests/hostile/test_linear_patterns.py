@@ -19,6 +19,37 @@ REPO = Path(__file__).resolve().parents[2]
 
 #: pattern source (as written) -> why no input makes it super-linear
 REVIEWED = {
+    # issue 28: the store's own SQL (never mail text) and config.yaml's store: URL
+    '"(\'(?:[^\']|\'\')*\')"':
+        "the store's own SQL statements and DDL, never mail text",
+    "'(://[^:/@]+):[^@/]*@'":
+        "the operator's store URL (config.yaml, --store): one bounded line",
+    "'(?:REFERENCES|\\\\bON|ALTER TABLE) (\\\\w+)'":
+        "the store's own SQL statements and DDL, never mail text",
+    "'--[^\\\\n]*'":
+        "the store's own SQL statements and DDL, never mail text",
+    "'://[^/@]*:[^/@]*@'":
+        "the operator's store URL (config.yaml, --store): one bounded line",
+    "'CREATE TABLE (?:IF NOT EXISTS )?(\\\\w+)'":
+        "the store's own SQL statements and DDL, never mail text",
+    "'INSERT OR IGNORE INTO'":
+        "a literal, in the store's own SQL",
+    "'[?&]password='":
+        "a literal, in config.yaml's store URL",
+    "'\\\\bBLOB\\\\b'":
+        "the store's own SQL statements and DDL, never mail text",
+    "'\\\\bINTEGER PRIMARY KEY\\\\b'":
+        "the store's own SQL statements and DDL, never mail text",
+    "'\\\\bINTEGER\\\\b'":
+        "the store's own SQL statements and DDL, never mail text",
+    "'\\\\bREAL\\\\b'":
+        "the store's own SQL statements and DDL, never mail text",
+    "'\\\\bRETURNING\\\\b'":
+        "the store's own SQL statements and DDL, never mail text",
+    "'\\\\bgroup_concat\\\\('":
+        "the store's own SQL statements and DDL, never mail text",
+    "'\\\\s*INSERT OR IGNORE INTO\\\\b'":
+        "the store's own SQL statements and DDL, never mail text",
     r"'challenge <?([^\\s<>@]+@[^\\s<>@]+)>?(?: ruleset (\\S+))?(?: (.+))?'":
         "anchored match on a line that already fits the challenge command",
     r"'(\\d+)'": "one run of digits",
