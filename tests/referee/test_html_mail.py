@@ -28,7 +28,9 @@ def _bare(sender: str, body: str) -> bytes:
 def test_every_kind_of_mail_has_text_and_escaped_html(home: Path) -> None:
     now = FakeNow()
     table = clocked_table(home, now)
-    with table.conn:
+    from pbem.referee.store import transaction
+
+    with transaction(table.conn):
         table.conn.execute("UPDATE players SET name = ? WHERE side = 'w'", (HOSTILE,))
     white, black = table.white, table.black
     assert table.send(black.reply("digest on")).outcome == "accepted"
