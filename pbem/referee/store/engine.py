@@ -231,12 +231,15 @@ class PostgresConnection:
 
         password = os.environ.get("PBEM_STORE_PASSWORD") or None
         try:
-            # the URL's own options (a search_path, say) kept, the lock timeout added
+            # the URL's own options (a search_path, say) kept, the lock timeout added, and
+            # every commit durable before the referee says so (a server set to
+            # synchronous_commit=off would lose acknowledged turns when it crashes)
             given = str(conninfo_to_dict(self.url).get("options") or "")
             self._raw = psycopg.connect(self.url, autocommit=True, row_factory=_row_factory,
                                         connect_timeout=10, password=password,
                                         application_name="pbem",
-                                        options=f"{given} -c lock_timeout={LOCK_TIMEOUT_MS}")
+                                        options=f"{given} -c lock_timeout={LOCK_TIMEOUT_MS} "
+                                                "-c synchronous_commit=on")
         except psycopg.Error as exc:
             raise _as_store_error(exc, f"cannot open the store {redact(self.url)}") from None
 
