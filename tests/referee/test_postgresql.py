@@ -389,8 +389,8 @@ def test_a_game_held_by_one_host_leaves_the_other_games_to_another_host(
 def test_work_beyond_its_game_is_done_again_with_the_whole_store_locked(
         server: pgserver.Server, tmp_path: Path) -> None:
     """A transaction on one game that writes a row shared by games or players (here a
-    referee secret) is undone, even when a caller swallowed the ``Escalate``, and done
-    again under the store's exclusive lock: once."""
+    referee secret), or locks a game below one it holds, is undone, even when a caller
+    swallowed the ``Escalate``, and done again under the store's exclusive lock: once."""
     from pbem.referee.store import GAMES, connect, retried
     from pbem.referee.store.engine import Escalate
 
@@ -408,6 +408,18 @@ def test_work_beyond_its_game_is_done_again_with_the_whole_store_locked(
     assert scopes == ["games", "whole"]
     assert conn.execute("SELECT count(*) FROM referee_secrets WHERE name = 't'"
                         ).fetchone()[0] == 1
+    # games are locked in id order: a second game above the first is locked too; one
+    # below it (two hosts could then wait for each other) means the whole store instead
+    for order, expected in (((1, 2), ["games"]), ((2, 1), ["games", "whole"])):
+        scopes.clear()
+
+        def lock_two(order: tuple[int, int] = order) -> None:
+            scopes.append(conn.scope)
+            for game_id in order:
+                conn.lock_game(game_id)
+
+        retried(conn, lock_two, GAMES)
+        assert scopes == expected, order
     conn.close()
 
 
