@@ -135,6 +135,7 @@ def _handle_stdin(args: argparse.Namespace) -> tuple[Handled, Home, Config, Conn
 def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
     import sqlite3
 
+    from pbem.referee.config.imap import imap_settings
     from pbem.referee.entry.overview import poll_line
     from pbem.referee.entry.service import Referee
     from pbem.referee.intake.inbox import looks_like_mail
@@ -147,9 +148,9 @@ def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.referee.store import StoreError
 
     home, config, conn = open_home(args)
-    imap = config.extra.get("imap")
+    imap = imap_settings(config) if args.maildir is None else None
     source: MessageSource
-    if args.maildir is None and imap is not None:
+    if imap is not None:
         # a PbemError says what is wrong
         source = ImapMessageSource(imap, home.store_target(config))
     else:

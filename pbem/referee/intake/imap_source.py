@@ -20,7 +20,7 @@ How a message is handled at most once (and at least once):
 
 Use::
 
-    with ImapSource(ImapSettings.from_config(config["imap"]), store_db) as session:
+    with ImapSource(imap_settings(config), store_db) as session:
         for key, raw in session.messages():
             handle(raw)                  # the referee's work, Message-ID dedupe included
             session.mark_handled(key)    # commits store_db
@@ -32,198 +32,33 @@ table, and after each mark, so a mark is durable before the next message.
 from __future__ import annotations
 
 import imaplib
-import ipaddress
-import os
 import re
 import socket
 import ssl
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Iterator
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any
 
 from pbem.errors import PbemError
+from pbem.referee.config.imap import ImapSettings
 from pbem.referee.store import imap as imap_marks
 from pbem.referee.store.engine import Connection
 
-TlsMode = Literal["ssl", "starttls", "none"]
-TLS_MODES: tuple[TlsMode, ...] = ("ssl", "starttls", "none")
-DEFAULT_PORTS: dict[str, int] = {"ssl": 993, "starttls": 143, "none": 143}
-DEFAULT_FLAG = "$PbemHandled"
 #: the keyword (beside \\Flagged) on a message that could not be handled: never fetched again
 FAILED_FLAG = "$PbemFailed"
 
-# IMAP atom: no space, control characters or any of ( ) { % * " \ ]
-_ATOM = re.compile(r'^[^\x00-\x20\x7f(){%*"\\\]]+$')
 _UID = re.compile(rb"\bUID (\d+)")
-_KEYS = (
-    "host", "port", "user", "password", "password_env", "folder", "tls", "ca_file",
-    "verify", "handled_flag", "move_to", "timeout",
-)
-
-def _config_error(key: str, message: str) -> PbemError:
-    return PbemError(f"config.yaml: imap.{key}: {message}", code="config.imap")
 
 
-def is_loopback(host: str) -> bool:
-    """True for names and addresses that never leave this machine."""
-    if host.lower() in ("localhost", "localhost.localdomain"):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-@dataclass(frozen=True, slots=True)
-class ImapSettings:
-    """Where the referee's mail is and how to mark it; the ``imap:`` section of config.yaml."""
-
-    host: str
-    user: str
-    password: str = field(repr=False)
-    port: int = 993
-    folder: str = "INBOX"
-    tls: TlsMode = "ssl"
-    ca_file: Path | None = None
-    verify: bool = True
-    handled_flag: str = DEFAULT_FLAG
-    move_to: str | None = None
-    timeout: float = 30.0
-
-    @property
-    def where(self) -> str:
-        """Host, port and user for error messages (never the password)."""
-        return f"{self.host}:{self.port} as user {self.user!r}"
-
-    @property
-    def account(self) -> str:
-        """Names the mailbox owner in the state table, so two servers never share marks."""
-        return f"{self.user}@{self.host}:{self.port}"
-
-    @classmethod
-    def from_config(
-        cls, mapping: Mapping[str, Any], *, environ: Mapping[str, str] | None = None
-    ) -> ImapSettings:
-        """Check the ``imap:`` mapping and build settings; a bad key raises ``config.imap``."""
-        if not isinstance(mapping, Mapping):
-            raise PbemError(
-                f"config.yaml: imap: must be a mapping of keys to values, not {mapping!r}",
-                code="config.imap",
-            )
-        environ = os.environ if environ is None else environ
-        unknown = sorted(str(k) for k in mapping if k not in _KEYS)
-        if unknown:
-            raise PbemError(
-                f"config.yaml: imap: unknown key {unknown[0]!r}; allowed keys: {', '.join(_KEYS)}",
-                code="config.imap",
-            )
-
-        def text(key: str, default: str | None = None) -> str | None:
-            value = mapping.get(key, default)
-            if value is None:
-                return None
-            if not isinstance(value, str) or not value.strip():
-                raise _config_error(key, f"must be a non-empty string, not {value!r}")
-            return value
-
-        host = text("host")
-        if host is None:
-            raise _config_error("host", "is required (the IMAP server's name or address)")
-        user = text("user")
-        if user is None:
-            raise _config_error("user", "is required (the login name on the IMAP server)")
-
-        tls = mapping.get("tls", "ssl")
-        if tls not in TLS_MODES:
-            raise _config_error(
-                "tls", f"must be one of ssl (IMAPS), starttls or none, not {tls!r}"
-            )
-        if tls == "none" and not is_loopback(host):
-            raise _config_error(
-                "tls",
-                f"none (no encryption) is only allowed for a server on this machine, "
-                f"not {host!r}; use ssl or starttls",
-            )
-
-        port = mapping.get("port", DEFAULT_PORTS[tls])
-        if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
-            raise _config_error("port", f"must be a whole number from 1 to 65535, not {port!r}")
-
-        if "password" in mapping and "password_env" in mapping:
-            raise _config_error("password", "give password or password_env, not both")
-        if "password_env" in mapping:
-            var = text("password_env")
-            assert var is not None
-            password = environ.get(var)
-            if not password:
-                raise _config_error(
-                    "password_env", f"the environment variable {var} is not set or empty"
-                )
-        else:
-            value = mapping.get("password")
-            if not isinstance(value, str) or not value:
-                raise _config_error(
-                    "password",
-                    "is required: the password as a string, or password_env naming an "
-                    "environment variable that holds it",
-                )
-            password = value
-        for key, value in (("user", user), ("password", password)):
-            if not value.isascii() or any(ord(c) < 32 or ord(c) == 127 for c in value):
-                what = "password" if key == "password" else repr(value)
-                raise _config_error(
-                    key, f"the {what} must be printable ASCII for IMAP LOGIN"
-                )
-
-        folder = text("folder", "INBOX")
-        move_to = text("move_to")
-        for key, name in (("folder", folder), ("move_to", move_to)):
-            if name is not None and (
-                not name.isascii() or any(ord(c) < 32 or ord(c) == 127 for c in name)
-            ):
-                raise _config_error(key, f"folder names must be printable ASCII, not {name!r}")
-        if move_to is not None and move_to == folder:
-            raise _config_error("move_to", "must differ from folder")
-
-        ca = text("ca_file")
-        ca_file = Path(ca).expanduser() if ca is not None else None
-        if ca_file is not None and not ca_file.is_file():
-            raise _config_error("ca_file", f"no such file: {ca_file}")
-        verify = mapping.get("verify", True)
-        if not isinstance(verify, bool):
-            raise _config_error("verify", f"must be true or false, not {verify!r}")
-
-        flag = text("handled_flag", DEFAULT_FLAG)
-        assert flag is not None
-        if flag.startswith("\\") or not _ATOM.match(flag):
-            raise _config_error(
-                "handled_flag",
-                f"must be an IMAP keyword such as {DEFAULT_FLAG} (letters, digits, $ _ - .; "
-                f"no spaces, no backslash), not {flag!r}",
-            )
-
-        timeout = mapping.get("timeout", 30.0)
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
-            raise _config_error("timeout", f"must be a positive number of seconds, not {timeout!r}")
-
-        assert folder is not None
-        return cls(
-            host=host, port=port, user=user, password=password, folder=folder, tls=tls,
-            ca_file=ca_file, verify=verify, handled_flag=flag, move_to=move_to,
-            timeout=float(timeout),
-        )
-
-    def ssl_context(self) -> ssl.SSLContext:
-        """Trust the system CAs, or only ``ca_file``; ``verify: false`` checks nothing."""
-        context = ssl.create_default_context(
-            cafile=str(self.ca_file) if self.ca_file is not None else None
-        )
-        if not self.verify:
-            context.check_hostname = False
-            context.verify_mode = ssl.CERT_NONE
-        return context
+def ssl_context(settings: ImapSettings) -> ssl.SSLContext:
+    """Trust the system CAs, or only ``ca_file``; ``verify: false`` checks nothing."""
+    context = ssl.create_default_context(
+        cafile=str(settings.ca_file) if settings.ca_file is not None else None
+    )
+    if not settings.verify:
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    return context
 
 
 def quote(name: str) -> str:
@@ -287,7 +122,7 @@ def connect(settings: ImapSettings) -> imaplib.IMAP4:
     """Connect, secure and log in; every failure is a ``PbemError`` naming host, port and user."""
     where = settings.where
     try:
-        context = settings.ssl_context() if settings.tls != "none" else None
+        context = ssl_context(settings) if settings.tls != "none" else None
     except ssl.SSLError as exc:
         raise PbemError(
             f"IMAP server {where}: imap.ca_file {str(settings.ca_file)!r} is not a PEM file "

@@ -18,7 +18,10 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from pbem.referee.config.imap import ImapSettings
 
 
 class Unreadable(Exception):
@@ -114,11 +117,10 @@ class ImapMessageSource:
     marking a message never commits, or waits on, the referee's own transaction.
     """
 
-    def __init__(self, imap_config: Any, db_path: Path | str):
-        from pbem.referee.intake.imap_source import ImapSettings, ImapSource
+    def __init__(self, settings: ImapSettings, db_path: Path | str):
+        from pbem.referee.intake.imap_source import ImapSource
         from pbem.referee.store.imap import open_marks
 
-        settings = ImapSettings.from_config(imap_config)
         self._db = open_marks(db_path)
         self._source = ImapSource(settings, self._db)
         try:
