@@ -165,7 +165,7 @@ def new_store_url() -> str:
         if _shared is None:
             raise RuntimeError(f"{STORE_ENV}=postgresql, but no PostgreSQL server can be "
                                "started here (apt-get install postgresql; pip install "
-                               "'pbem[postgresql]')")
+                               "'.[postgresql]' in the checkout)")
         atexit.register(_shared.stop)
         with psycopg.connect(_shared.admin_url, autocommit=True) as conn:
             conn.execute("CREATE DATABASE pbem_tests TEMPLATE template0")
