@@ -17,6 +17,14 @@ How a message is handled at most once (and at least once):
   A message fetched but never marked (a crash in between) has neither the flag
   nor a mark above it, so the next poll fetches it again: the referee dedupes on
   Message-ID, which makes that safe. Nothing is lost; a repeat is harmless.
+* Several hosts polling one folder (a store on PostgreSQL): each message is handled
+  by one host at a time. A host claims a message before fetching it (a lock of the
+  database, held by its session: ``store.imap.claim``) and lets go only once it is
+  flagged; a message another host holds is left to it (and this host's mark stays
+  below it), and a claimed message is fetched with its flags, so that one another host
+  flagged since the search is passed by. Without this both hosts would read a message
+  each found unflagged: Message-ID dedupe makes a turn harmless twice, but a refused
+  mail (read again by design: ``intake.dedupe``) would be answered twice.
 
 Use::
 
@@ -222,6 +230,8 @@ class ImapSession:
         #: UIDs handed out by the last poll and not yet marked; the mark stays below them
         self._open: set[int] = set()
         self._polled_up_to = 0
+        #: UIDs this session has claimed (``store.imap.claim``) and not yet let go of
+        self._claimed: set[int] = set()
 
     def _select(self) -> int:
         where = f"{self.settings.where}"
@@ -315,18 +325,48 @@ class ImapSession:
         """Yield ``(key, raw message)`` for each new message, fetched one at a time.
 
         A message that arrives while this runs is left for the next poll. A message
-        expunged by someone else in the meantime is skipped.
+        expunged by someone else in the meantime is skipped. A message another host is
+        handling is left to it; one another host flagged done since the search is
+        passed by.
         """
         uids = self.new_uids()
         self._open = set(uids)
         self._polled_up_to = max(uids, default=self.last_handled() or 0)
         for uid in uids:
-            data = self._uid("FETCH", str(uid), "(BODY.PEEK[])")
+            if not imap_marks.claim(self.db, self.settings.account, self.folder,
+                                    self.uidvalidity, uid):
+                continue  # another host's now; still open here, so the mark stays below it
+            self._claimed.add(uid)
+            self._noop()  # see the flags other sessions set since the search
+            data = self._uid("FETCH", str(uid), "(FLAGS BODY.PEEK[])")
             raw = _body(data, uid)
             if raw is None:
+                self._release(uid)
                 self._open.discard(uid)
                 continue
+            if _flags(data, uid) & self._done_flags():
+                self._release(uid)
+                self._passed(uid)
+                continue
             yield self.key(uid), raw
+
+    def _noop(self) -> None:
+        try:
+            self.imap.noop()
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise self._lost(exc) from None
+
+    def _done_flags(self) -> set[str]:
+        """The flags of a message some host is done with (handled, or set aside)."""
+        if not self.keywords_allowed:
+            return {"\\Deleted"}
+        return {"\\Deleted", self.settings.handled_flag, FAILED_FLAG}
+
+    def _release(self, uid: int) -> None:
+        if uid in self._claimed:
+            self._claimed.discard(uid)
+            imap_marks.release(self.db, self.settings.account, self.folder,
+                               self.uidvalidity, uid)
 
     def mark_handled(self, key: str) -> None:
         """Flag the message as handled on the server (and move it), then advance the mark."""
@@ -338,6 +378,7 @@ class ImapSession:
         if self.settings.move_to is not None:
             self._move(uid)
         self._passed(uid)
+        self._release(uid)  # flagged (or moved): another host that claims it now passes it
 
     def mark_failed(self, key: str) -> str:
         """Flag a message that could not be handled (``\\Flagged`` and ``$PbemFailed``) and
@@ -348,6 +389,7 @@ class ImapSession:
             flags += " " + FAILED_FLAG
         self._uid("STORE", str(uid), "+FLAGS.SILENT", f"({flags})")
         self._passed(uid)
+        self._release(uid)
         return f"flagged {flags} in {self.folder!r}"
 
     def _passed(self, uid: int) -> None:
@@ -394,3 +436,21 @@ def _body(data: list[Any], uid: int) -> bytes | None:
             if found is not None and int(found.group(1)) == uid:
                 return bytes(item[1])
     return None
+
+
+def _flags(data: list[Any], uid: int) -> set[str]:
+    """The flags in a ``UID FETCH (FLAGS BODY.PEEK[])`` answer for this UID (the
+    parenthesised list after ``FLAGS``, before or after the body's literal)."""
+    for n, item in enumerate(data or []):
+        if not (isinstance(item, tuple) and len(item) == 2 and b"BODY[]" in item[0]):
+            continue
+        found = _UID.search(item[0])
+        if found is None or int(found.group(1)) != uid:
+            continue
+        after = data[n + 1] if n + 1 < len(data) and isinstance(data[n + 1], bytes) else b""
+        for text in (item[0], after):
+            start = text.find(b"FLAGS (")
+            if start >= 0:
+                end = text.find(b")", start)
+                return set(text[start + 7:end].decode("ascii", "replace").split())
+    return set()
