@@ -23,10 +23,10 @@ from pathlib import Path
 import yaml
 
 from pbem.cli import main as pbem
-from pbem.cli.site import update_site
 from pbem.referee.config.home import Home
 from pbem.referee.entry import operator
 from pbem.referee.entry.service import Referee
+from pbem.referee.public.publish import update_site
 from pbem.referee.store import accounts, connect, transaction
 from pbem.referee.store import tournaments as store
 from pbem.referee.work.tournament import create, enter, start
@@ -96,19 +96,19 @@ def main() -> None:
             import shutil
 
             shutil.rmtree(site, ignore_errors=True)
-            update_site(home_obj, config, conn)
+            update_site(conn, config, home_obj.root)
 
         renames = iter(range(10**6))
 
         def one_change() -> None:  # a player renames himself: his games' pages and the event
             accounts.set_display_name(conn, "p0@bench.test", f"Renamed {next(renames)}")
-            update_site(home_obj, config, conn)
+            update_site(conn, config, home_obj.root)
 
         def nothing_changed() -> None:  # a run that changed no game (a refused mail)
-            update_site(home_obj, config, conn)
+            update_site(conn, config, home_obj.root)
 
         def event_page_only() -> None:  # the event's page, rewritten after a result
-            from pbem.referee.work.tournament import site_views
+            from pbem.referee.public.event_pages import site_views
             from pbem.render.live_site import publish_events
 
             views = [(v, f"x{time.perf_counter()}") for v, _ in site_views(conn)]

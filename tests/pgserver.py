@@ -42,6 +42,7 @@ class Server:
     port: int
     bin_dir: Path
     as_user: list[str]
+    options: str = ""
 
     @property
     def admin_url(self) -> str:
@@ -76,9 +77,37 @@ class Server:
             self.pg_ctl("stop", "-m", "immediate")
         shutil.rmtree(self.folder, ignore_errors=True)
 
+    # -- faults: the server stopped or killed under a client, then started again ----------
+    def postmaster_pid(self) -> int:
+        """The server's main process (the first line of ``postmaster.pid``)."""
+        return int((self.folder / "data" / "postmaster.pid").read_text().split()[0])
 
-def start() -> Server | None:
-    """A new server, or None when none can be had here."""
+    def start_again(self) -> None:
+        """Start the stopped (or killed) cluster again, on the same port: crash recovery
+        replays its log, as after a power cut."""
+        env = {**os.environ, "LC_ALL": "C.UTF-8", "HOME": str(self.folder)}
+        done = subprocess.run([*self.as_user, str(self.bin_dir / "pg_ctl"), "-D",
+                               str(self.folder / "data"), "-w", "-s", "-l",
+                               str(self.folder / "log"), "-o", self.options, "start"],
+                              capture_output=True, env=env, timeout=120, cwd=self.folder)
+        if done.returncode != 0:
+            log = (self.folder / "log").read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"PostgreSQL did not start again: {done.stderr!r}\n{log}")
+
+
+def _options(folder: Path, port: int, crash_safe: bool) -> str:
+    # fsync off: only a crash of the machine loses what was written; synchronous_commit
+    # off would also lose the last commits when the server alone is killed
+    commit = "" if crash_safe else "-c synchronous_commit=off "
+    return (f"-c listen_addresses=127.0.0.1 -c port={port} "
+            f"-c unix_socket_directories={folder} -c fsync=off {commit}"
+            "-c full_page_writes=off -c max_connections=300")
+
+
+def start(*, crash_safe: bool = False) -> Server | None:
+    """A new server, or None when none can be had here. ``crash_safe``: every commit is
+    written out before it is acknowledged (``synchronous_commit`` on), so that a server
+    killed and started again still has every commit it acknowledged (the fault tests)."""
     try:
         import psycopg  # noqa: F401
     except ImportError:
@@ -105,16 +134,14 @@ def start() -> Server | None:
         subprocess.run([*as_user, str(bin_dir / "initdb"), "-D", str(folder / "data"),
                         "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"],
                        check=True, capture_output=True, env=env, timeout=120, cwd=folder)
-        options = (f"-c listen_addresses=127.0.0.1 -c port={port} "
-                   f"-c unix_socket_directories={folder} -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=300")
+        options = _options(folder, port, crash_safe)
         subprocess.run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(folder / "data"), "-w",
                         "-s", "-l", str(folder / "log"), "-o", options, "start"],
                        check=True, capture_output=True, env=env, timeout=120, cwd=folder)
     except (subprocess.SubprocessError, OSError):
         shutil.rmtree(folder, ignore_errors=True)
         return None
-    return Server(folder, port, bin_dir, as_user)
+    return Server(folder, port, bin_dir, as_user, options)
 
 
 # -- the suite's second run: every referee home on PostgreSQL -------------------------------
@@ -141,7 +168,7 @@ def new_store_url() -> str:
         if _shared is None:
             raise RuntimeError(f"{STORE_ENV}=postgresql, but no PostgreSQL server can be "
                                "started here (apt-get install postgresql; pip install "
-                               "'pbem[postgresql]')")
+                               "'.[postgresql]' in the checkout)")
         atexit.register(_shared.stop)
         with psycopg.connect(_shared.admin_url, autocommit=True) as conn:
             conn.execute("CREATE DATABASE pbem_tests TEMPLATE template0")

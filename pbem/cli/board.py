@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from pbem.cli import options
-from pbem.cli.inputs import record_games, report_invalid, ruleset_option
+from pbem.cli.inputs import CheckedGames
 from pbem.errors import UsageError
 
 
@@ -43,19 +43,17 @@ MAX_BOARD_PIXELS = 4000
 
 def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     # imported here: svgwrite takes longer to import than validating a game
-    from pbem.records.validate import validate_source
     from pbem.render.board_svg import render_svg
 
-    ruleset = ruleset_option(args.ruleset)
     if args.size is not None and not 0 < args.size <= MAX_BOARD_PIXELS:
         raise UsageError(f"--size must be from 1 to {MAX_BOARD_PIXELS} pixels, not {args.size}")
     kind = _picture_kind(args.output)
-    sources = record_games(args.file, args.game)
-    if len(sources) > 1:
-        raise UsageError(
-            f"{args.file} holds {len(sources)} games; choose one with --game 1..{len(sources)}"
-        )
-    report = validate_source(sources[0], default_ruleset=ruleset)
+    shown = "the chosen turn" if args.turn is not None else "the last legal turn"
+    games = CheckedGames(args, f"showing the position after {shown}")
+    if len(games.sources) > 1:
+        n = len(games.sources)
+        raise UsageError(f"{args.file} holds {n} games; choose one with --game 1..{n}")
+    report = games.check(games.sources[0])  # said below, once the turn is known to exist
     turns = report.replay.turns
     if args.turn is not None:
         label = args.turn.strip().lower()
@@ -70,16 +68,15 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
     else:
         last = turns[-1] if turns else None
         position = report.final
-    shown = "the chosen turn" if args.turn is not None else "the last legal turn"
-    status = report_invalid(report, f"showing the position after {shown}")
+    games.say(report)
     if position is None:
-        return status
+        return games.status
     title = report.title()
     title += f": the position after {last.label}" if last is not None else ": the start"
     svg = render_svg(position, last=last, flip=args.flip, size=args.size, title=title) + "\n"
     if args.output is None:
         out.write(svg)
-        return status
+        return games.status
     if kind == "png":
         from pbem.render.board_png import svg_to_png
 
@@ -90,7 +87,7 @@ def cmd_board(args: argparse.Namespace, out: TextIO) -> int:
         Path(args.output).write_bytes(data)
     except OSError as exc:
         raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
-    return status
+    return games.status
 
 
 def _picture_kind(output: str | None) -> str:

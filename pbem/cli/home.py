@@ -35,11 +35,17 @@ def finish(args: argparse.Namespace, home: Home, config: Config, conn: Connectio
     """After a run: the live site's changed pages, then the mail (unless --no-send), then
     the webhooks (after the mail: a hook never delays one). The tournament commands pass
     ``hooks=False``: their hooks wait for the next mail or tick, as they always have."""
-    from pbem.cli.site import update_site
+    from pbem.referee.public.publish import update_site
 
-    update_site(home, config, conn)
+    say_site(update_site(conn, config, home.root).problem)
     if not args.no_send:
         deliver_queued(home, config, conn, hooks=hooks)
+
+
+def say_site(problem: str | None) -> None:
+    """Why the live site was not updated, if it was not (the run's work stands)."""
+    if problem is not None:
+        sys.stderr.write(f"pbem: the site was not updated: {problem}\n")
 
 
 def deliver_queued(home: Home, config: Config, conn: Connection, *,

@@ -133,68 +133,30 @@ def _handle_stdin(args: argparse.Namespace) -> tuple[Handled, Home, Config, Conn
 
 
 def cmd_poll(args: argparse.Namespace, out: TextIO) -> int:
-    import sqlite3
-
-    from pbem.referee.entry.overview import poll_line
+    from pbem.referee.config.imap import imap_settings
+    from pbem.referee.entry.poll import poll
     from pbem.referee.entry.service import Referee
-    from pbem.referee.intake.inbox import looks_like_mail
-    from pbem.referee.intake.sources import (
-        ImapMessageSource,
-        MaildirSource,
-        MessageSource,
-        Unreadable,
-    )
-    from pbem.referee.store import StoreError
+    from pbem.referee.intake.sources import open_source
 
     home, config, conn = open_home(args)
-    imap = config.extra.get("imap")
-    source: MessageSource
-    if args.maildir is None and imap is not None:
-        # a PbemError says what is wrong
-        source = ImapMessageSource(imap, home.store_target(config))
-    else:
-        path = Path(args.maildir) if args.maildir else home.inbox_path(config)
-        try:
-            source = MaildirSource(path)
-        except FileNotFoundError as exc:
-            raise UsageError(str(exc)) from None
-    referee = Referee(conn, config)
-    counts: dict[str, int] = {}
-    failed = 0
-    stopped = False  # the store failed: every message waits for the next poll
+    maildir = Path(args.maildir) if args.maildir else home.inbox_path(config)
+    imap = imap_settings(config) if args.maildir is None else None  # a PbemError says why
     try:
-        for key, raw in source.messages():
-            name = Path(key).name if isinstance(source, MaildirSource) else key
-            try:
-                if isinstance(raw, Unreadable):
-                    raise raw
-                if not looks_like_mail(raw):  # what `pbem mail` refuses is put aside
-                    raise Unreadable("not an email message (it has no header lines)")
-                handled = referee.handle(raw)
-            except (StoreError, sqlite3.Error) as exc:  # the store, not the mail: all wait
-                sys.stderr.write(printable(f"pbem: {name}: not handled, left for the next "
-                                           f"poll: {exc}") + "\n")
-                failed += 1
-                stopped = True
-                break
-            except Exception as exc:  # this mail alone: put aside, and go on with the next
-                failed += 1
-                where = source.failed(key)
-                words = str(exc) if isinstance(exc, PbemError | Unreadable) else (
-                    f"{type(exc).__name__}: {exc}")
-                sys.stderr.write(printable(f"pbem: {name}: not handled ({words}); {where}")
-                                 + "\n")
-                continue
-            source.done(key)
-            counts[handled.outcome] = counts.get(handled.outcome, 0) + 1
-    finally:
-        source.close()
-    out.write(poll_line(counts, failed) + "\n")
+        source = open_source(maildir, imap, home.store_target(config))
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    run = poll(Referee(conn, config), source, _tell)
+    out.write(run.summary + "\n")
     out.flush()
     finish(args, home, config, conn)
-    if stopped:
+    if run.stopped:
         return EXIT_INPUT
-    return EXIT_SET_ASIDE if failed else EXIT_OK
+    return EXIT_SET_ASIDE if run.not_handled else EXIT_OK
+
+
+def _tell(line: str) -> None:
+    """A mail the poll did not handle, on stderr, escaped (its name may come from afar)."""
+    sys.stderr.write(printable(f"pbem: {line}") + "\n")
 
 
 def cmd_flush(args: argparse.Namespace, out: TextIO) -> int:

@@ -11,7 +11,7 @@ import json
 from typing import TextIO
 
 from pbem.cli import options
-from pbem.errors import EXIT_OK
+from pbem.cli.inputs import CheckedGames
 
 JSON_HELP = (
     'one object per game: {"phase": "setup|play|over", "to_move": "white|black|null", '
@@ -42,23 +42,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_moves(args: argparse.Namespace, out: TextIO) -> int:
-    from pbem.cli.inputs import record_games, report_invalid, ruleset_option
-    from pbem.records.validate import validate_source
     from pbem.render.legal_text import format_listing, legal_listing
 
-    ruleset = ruleset_option(args.ruleset)
-    sources = record_games(args.file, args.game)
-    status = EXIT_OK
-    for source in sources:
-        report = validate_source(source, default_ruleset=ruleset)
-        what = "listing the legal actions after the last legal turn"
-        status = max(status, report_invalid(report, what))
+    games = CheckedGames(args, "listing the legal actions after the last legal turn")
+    for report, title in games:
         listing = legal_listing(report.final, every=args.all) if report.final else None
         if args.json:
             out.write(json.dumps(listing) + "\n")
             continue
-        if len(sources) > 1 or args.game:
-            out.write(f"{report.path}#{report.index + 1}: {report.title()}\n")
+        if title is not None:
+            out.write(title + "\n")
         if listing is not None:
             out.write(format_listing(report.final, listing))
-    return status
+    return games.status

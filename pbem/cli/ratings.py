@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from pbem.cli import options
-from pbem.errors import EXIT_OK, EXIT_USAGE, PbemError, UsageError
+from pbem.cli.inputs import record_files
+from pbem.errors import EXIT_OK, EXIT_USAGE, PbemError
 
 if TYPE_CHECKING:
     from pbem.records.validate import GameReport
@@ -67,13 +67,10 @@ def cmd_ratings(args: argparse.Namespace, out: TextIO) -> int:
 def _reports(paths: list[str]) -> tuple[list[GameReport], list[str]]:
     """Every game of the records, validated, in path order; the files that could not be read."""
     from pbem.records.reader import read_file
-    from pbem.records.search import find_records
     from pbem.records.validate import validate_source
 
-    found = find_records([Path(p) for p in paths])
+    found = record_files(paths)
     problems = list(found.problems)
-    if not found.files and not problems:
-        raise UsageError(f"no record files (*.realm) in {', '.join(paths)}")
     reports: list[GameReport] = []
     for path in found.files:
         try:

@@ -8,8 +8,7 @@ import json
 from typing import TextIO
 
 from pbem.cli import options
-from pbem.cli.inputs import record_games, report_invalid, ruleset_option
-from pbem.errors import EXIT_OK
+from pbem.cli.inputs import CheckedGames
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,23 +29,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.records.interchange import position_to_json
-    from pbem.records.validate import validate_source
     from pbem.render.text_board import render_text
 
-    ruleset = ruleset_option(args.ruleset)
-    sources = record_games(args.file, args.game)
-    status = EXIT_OK
-    for source in sources:
-        report = validate_source(source, default_ruleset=ruleset)
-        shown = "showing the position after the last legal turn"
-        status = max(status, report_invalid(report, shown))
+    games = CheckedGames(args, "showing the position after the last legal turn")
+    for report, title in games:
         final = report.final
         if args.json:
             out.write(json.dumps(position_to_json(final) if final else None) + "\n")
-            continue
-        title = None
-        if len(sources) > 1 or args.game:
-            title = f"{report.path}#{report.index + 1}: {report.title()}"
-        if final is not None:
+        elif final is not None:
             out.write(render_text(final, flip=args.flip, title=title) + "\n")
-    return status
+    return games.status

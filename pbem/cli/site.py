@@ -8,17 +8,12 @@ config.yaml) up to date, as ``pbem mail``, ``poll`` and ``tick`` do after each r
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from pbem.cli import options
-from pbem.cli.home import game_id, open_home
+from pbem.cli.home import game_id, open_home, say_site
 from pbem.errors import EXIT_OK, UsageError
-
-if TYPE_CHECKING:
-    from pbem.referee.config.home import Config, Home
-    from pbem.referee.store.engine import Connection
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -88,35 +83,13 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_site(args: argparse.Namespace, out: TextIO) -> int:
-    home, config, conn = open_home(args)
-    from pbem.referee.public.publish import site_settings
+    from pbem.referee.public.publish import site_settings, update_site
 
+    home, config, conn = open_home(args)
     site = site_settings(config, home.root)
     if site is None:
         raise UsageError("config.yaml has no site: section (site: {path: FOLDER, url: BASE})")
-    written = update_site(home, config, conn)
-    out.write(f"{site.path}: {written} game page(s) rewritten\n")
+    update = update_site(conn, config, home.root)
+    say_site(update.problem)
+    out.write(f"{site.path}: {update.written} game page(s) rewritten\n")
     return EXIT_OK
-
-
-def update_site(home: Home, config: Config, conn: Connection) -> int:
-    """Rewrite the pages of the games that changed; how many. Never fails the caller's
-    run: a site that cannot be written is said on stderr and caught up next time."""
-    from pbem.errors import PbemError
-    from pbem.referee.public.publish import site_settings, sync_site
-    from pbem.referee.work.tournament import site_views
-    from pbem.render.live_site import publish_events, site_lock
-
-    try:
-        site = site_settings(config, home.root)
-        if site is None:
-            return 0
-        written = sync_site(conn, config, site)
-        views = site_views(conn)
-        if views:  # each event's page: crosstable, standings, schedule
-            with site_lock(site.path):
-                publish_events(site.path, views, title=site.title)
-        return written
-    except (OSError, PbemError) as exc:
-        sys.stderr.write(f"pbem: the site was not updated: {exc}\n")
-        return 0

@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from pathlib import Path
 from typing import TextIO
 
 from pbem.cli import options
-from pbem.cli.inputs import ruleset_option
-from pbem.errors import UsageError
-from pbem.records.search import Found, find_records
+from pbem.cli.inputs import record_files, ruleset_option
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -64,19 +60,6 @@ def _jobs(text: str) -> int:
     return n
 
 
-def _reports(paths: Sequence[str]) -> Found:
-    """The record files to validate, in order, and what was skipped (said on stderr).
-
-    A usage error if there are none and nothing was skipped.
-    """
-    found = find_records([Path(p) for p in paths])
-    for problem in found.problems:
-        sys.stderr.write(f"pbem: {problem}\n")
-    if not found.files and not found.problems:
-        raise UsageError(f"no record files (*.realm) in {', '.join(paths)}")
-    return found
-
-
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     """Stream every game's verdict to ``out`` in file order; progress and summary on stderr."""
     import contextlib
@@ -95,7 +78,9 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     from pbem.render.verdict import describe_report
 
     ruleset = ruleset_option(args.ruleset)
-    found = _reports(args.paths)
+    found = record_files(args.paths)
+    for problem in found.problems:
+        sys.stderr.write(f"pbem: {problem}\n")
     files = found.files
     formatter = (format_json_line if args.json
                  else functools.partial(describe_report, verbose=args.verbose))

@@ -422,15 +422,17 @@ class Game(ABC, Generic[RulesetT, PositionT, StateT]):
         and the game's own extras (``listing_head``)."""
         listing = listing_head(position)
         if position.phase is Phase.SETUP:
-            listing["placements"] = [
-                format_action(a) for a in self.legal_actions(self.begin_turn(position))
-            ]
+            listing["placements"] = self.placement_texts(position)
         elif position.phase is Phase.PLAY:
             listing["moves"] = {
                 SQUARE_NAMES[pm.square]: list(pm.moves) for pm in self.legal_by_piece(position)
             }
             listing["pass"] = not listing["moves"]
         return listing
+
+    def placement_texts(self, position: PositionT) -> list[str]:
+        """Every legal placement of the set-up, written (a listing's ``placements``)."""
+        return [format_action(a) for a in self.legal_actions(self.begin_turn(position))]
 
     def format_listing(self, listing: JSONObject) -> str:
         """``legal_listing``'s listing in words."""

@@ -35,6 +35,10 @@ class SetupRules:
     setup_codes: ClassVar[tuple[str, ...]]
     setup: str | Opening
 
+    def __post_init__(self) -> None:
+        """The dataclass checks its ``setup`` as it is made (each game's rules alike)."""
+        self.check_setup()
+
     def check_setup(self) -> None:
         if not isinstance(self.setup, tuple) and self.setup not in SETUPS:
             raise RulesetError(

@@ -68,7 +68,6 @@ REVIEWED = {
     r"'[ \\t\\r\\n]+'": "one character class",
     r"'\\n{2,}'": "one character class",
     r"'[\\s/>]'": "one character",
-    r"""'^[^\\x00-\\x20\\x7f(){%*"\\\\\\]]+$'""": "anchored, one class (configuration)",
     r"b'\\bUID (\\d+)'": "fixed word then digits",
     r"'<[!-;=?-~]{1,250}>'": "bounded run without '<'",
     r"b'^[!-9;-~]+:'": "anchored, one class, 2,000 bytes at most",

@@ -124,10 +124,10 @@ def every_mail(folder: Path) -> list[SentMail]:
     _registration(home, True)  # a referee open to new players welcomes a stranger
     table = Table(home, referee_at(home, now), 1, MailPlayer("x@x.test"), MailPlayer("y@x.test"))
     table.send(_bare("dora@players.test", "hello"))
-    from pbem.cli.site import update_site
     from pbem.referee.config.home import Home
+    from pbem.referee.public.publish import update_site
 
-    update_site(Home(home), Home(home).load_config(), table.conn)  # as 'pbem mail' does
+    update_site(table.conn, Home(home).load_config(), home)  # as 'pbem mail' does
     out = folder / "html"
     out.mkdir()
     sent = []

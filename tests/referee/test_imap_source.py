@@ -9,9 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
+from pbem.cli import main
 from pbem.errors import PbemError
-from pbem.referee.intake.imap_source import ImapSettings, ImapSource, quote
+from pbem.referee.config.checks import ConfigError
+from pbem.referee.config.home import parse_config
+from pbem.referee.config.imap import ImapSettings, imap_settings
+from pbem.referee.intake.imap_source import ImapSource, quote
 from tests.referee.dovecot import Dovecot, run_dovecot, skip_reason
 
 _folders = itertools.count(1)
@@ -89,7 +94,20 @@ def settings(server: Dovecot, folder: str, **overrides: Any) -> ImapSettings:
         "ca_file": str(server.ca_file), "timeout": 10,
     }
     config.update(overrides)
-    return ImapSettings.from_config(config)
+    return from_section(config)
+
+
+def config_text(section: Any) -> str:
+    """A config.yaml with this ``imap:`` section."""
+    return "referee:\n  address: ref@pbem.test\n" + yaml.safe_dump({"imap": section})
+
+
+def from_section(section: Any, environ: dict[str, str] | None = None) -> ImapSettings:
+    """The settings as ``pbem poll`` builds them: the file checked as it is read, then the
+    settings made from its checked values."""
+    found = imap_settings(parse_config(config_text(section), "config.yaml"), environ=environ)
+    assert found is not None
+    return found
 
 
 def poll(
@@ -381,64 +399,117 @@ BASE = {"host": "imap.example.org", "user": "referee", "password": "pw"}
 
 
 def test_config_defaults():
-    config = ImapSettings.from_config(BASE)
+    config = from_section(BASE)
     assert (config.port, config.tls, config.folder, config.handled_flag, config.verify) == (
         993, "ssl", "INBOX", "$PbemHandled", True
     )
-    assert config.move_to is None and config.ca_file is None
-    assert ImapSettings.from_config({**BASE, "tls": "starttls"}).port == 143
+    assert config.move_to is None and config.ca_file is None and config.timeout == 30.0
+    assert from_section({**BASE, "tls": "starttls"}).port == 143
+    assert imap_settings(parse_config(config_text(None))) is None
 
 
 def test_config_password_from_the_environment():
-    config = ImapSettings.from_config(
-        {"host": "h", "user": "u", "password_env": "PBEM_IMAP_PW"},
-        environ={"PBEM_IMAP_PW": "from-env"},
-    )
-    assert config.password == "from-env"
-    with pytest.raises(PbemError, match="PBEM_IMAP_PW is not set"):
-        ImapSettings.from_config(
-            {"host": "h", "user": "u", "password_env": "PBEM_IMAP_PW"}, environ={}
-        )
+    section = {"host": "h", "user": "u", "password_env": "PBEM_IMAP_PW"}
+    assert from_section(section, environ={"PBEM_IMAP_PW": "from-env"}).password == "from-env"
+    with pytest.raises(ConfigError, match=r"^config.yaml:\d+: imap.password_env: the "
+                                          "environment variable PBEM_IMAP_PW is not set"):
+        from_section(section, environ={})
+    with pytest.raises(ConfigError, match=r"imap\.password_env: the password in PBEM_IMAP_PW "
+                                          r"has characters that IMAP's LOGIN") as err:
+        from_section(section, environ={"PBEM_IMAP_PW": "p\u00e4ss"})
+    assert "p\u00e4ss" not in str(err.value)
 
 
-@pytest.mark.parametrize(
-    ("change", "key", "words"),
-    [
-        ({"colour": "red"}, "colour", "allowed keys"),
-        ({"tls": "yes"}, "imap.tls", "ssl (IMAPS), starttls or none"),
-        ({"tls": "none"}, "imap.tls", "only allowed for a server on this machine"),
-        ({"port": 0}, "imap.port", "1 to 65535"),
-        ({"port": "993"}, "imap.port", "whole number"),
-        ({"port": True}, "imap.port", "whole number"),
-        ({"host": ""}, "imap.host", "non-empty string"),
-        ({"password": None}, "imap.password", "is required"),
-        ({"password_env": "X"}, "imap.password", "not both"),
-        ({"verify": "no"}, "imap.verify", "true or false"),
-        ({"handled_flag": "\\Seen"}, "imap.handled_flag", "IMAP keyword"),
-        ({"handled_flag": "two words"}, "imap.handled_flag", "IMAP keyword"),
-        ({"ca_file": "/no/such/ca.pem"}, "imap.ca_file", "no such file"),
-        ({"timeout": -1}, "imap.timeout", "positive number"),
-        ({"move_to": "INBOX"}, "imap.move_to", "must differ"),
-        ({"folder": "Z\u00fcge"}, "imap.folder", "printable ASCII"),
-    ],
-)
-def test_config_errors_name_the_key_and_what_is_allowed(change, key, words):
+#: a bad value, the key it names, the config check's words
+BAD = [
+    ({"colour": "red"}, "imap.colour", "unknown key; allowed here: host, port, user"),
+    ({"tls": "yes"}, "imap.tls", "must be one of ssl, starttls, none, not 'yes'"),
+    ({"tls": "none"}, "imap.tls", "only allowed for a server on this machine"),
+    ({"port": 0}, "imap.port", "must be a whole number from 1 to 65535, not 0"),
+    ({"port": "993"}, "imap.port", "whole number"),
+    ({"port": True}, "imap.port", "whole number"),
+    ({"host": ""}, "imap.host", "must not be empty"),
+    ({"password": None}, "imap.password", "is required"),
+    ({"password_env": "X"}, "imap.password", "not both"),
+    ({"verify": "no"}, "imap.verify", "must be true or false, not 'no'"),
+    ({"handled_flag": "\\Seen"}, "imap.handled_flag", "must be an IMAP keyword"),
+    ({"handled_flag": "two words"}, "imap.handled_flag", "must be an IMAP keyword"),
+    ({"timeout": -1}, "imap.timeout", "must be a number of seconds above 0"),
+    ({"move_to": "INBOX"}, "imap.move_to", "must differ from folder"),
+    ({"folder": "Z\u00fcge"}, "imap.folder", "must be printable ASCII"),
+    ({"user": "r\u00e9f"}, "imap.user", "must be printable ASCII"),
+    ({"password": "\u00fcber"}, "imap.password", "must be printable ASCII"),
+]
+
+
+def _with(change: dict[str, Any]) -> dict[str, Any]:
     config = {**BASE, **change}
     if change.get("password", "") is None:
         del config["password"]
-    with pytest.raises(PbemError) as err:
-        ImapSettings.from_config(config)
-    assert err.value.code == "config.imap"
-    assert key in str(err.value)
-    assert words in str(err.value)
-    assert "pw" not in str(err.value).replace("password", "")
+    return config
+
+
+@pytest.mark.parametrize(("change", "key", "words"), BAD)
+def test_config_errors_name_the_line_the_key_and_what_is_allowed(change, key, words):
+    """Every check of the section is made as config.yaml is read: the file, the line, the
+    key's path, then what is wrong (never the password)."""
+    with pytest.raises(ConfigError) as err:
+        parse_config(config_text(_with(change)), "config.yaml")
+    message = str(err.value)
+    assert message.startswith("config.yaml:") and f": {key}: " in message
+    assert message.split(":")[1].isdigit(), message
+    assert words in message
+    assert "pw" not in message.replace("password", "")
+    assert "\u00fcber" not in message
+
+
+def test_a_missing_ca_file_is_said_in_the_same_words():
+    with pytest.raises(ConfigError, match=r"^config.yaml:\d+: imap.ca_file: no such file: "
+                                          "/no/such/ca.pem$"):
+        from_section({**BASE, "ca_file": "/no/such/ca.pem"})
 
 
 def test_config_must_be_a_mapping():
-    with pytest.raises(PbemError, match="must be a mapping"):
-        ImapSettings.from_config(["host"])  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match=r"config.yaml:4: imap: must be a mapping of keys"):
+        parse_config(config_text(["host"]), "config.yaml")
 
 
 def test_none_is_allowed_for_loopback_hosts():
     for host in ("127.0.0.1", "localhost", "::1", "127.5.5.5"):
-        assert ImapSettings.from_config({**BASE, "host": host, "tls": "none"}).port == 143
+        assert from_section({**BASE, "host": host, "tls": "none"}).port == 143
+
+
+def test_the_settings_check_nothing_of_their_own():
+    """Issue 24: one check of ``imap:``. The settings are a plain record built from the
+    checked section; a second set of checks (with other words) must not creep back."""
+    assert not hasattr(ImapSettings, "from_config")
+    odd = ImapSettings(host="", user="two words", password="", port=0, timeout=-1.0,
+                       handled_flag="\\Seen", move_to="INBOX")
+    assert (odd.port, odd.timeout, odd.handled_flag) == (0, -1.0, "\\Seen")
+
+
+def test_the_checks_words_are_written_once():
+    """The words of the section's own checks stand in one file of pbem/, the config check;
+    a second validator would have to say them again (or say other words, which the test
+    above would not find at load time)."""
+    root = Path(__file__).resolve().parents[2] / "pbem"
+    for words in ("IMAP keyword", "password_env, not both", "must differ from folder",
+                  "only allowed for a server on this machine", "must be printable ASCII"):
+        found = [p.relative_to(root).as_posix() for p in root.rglob("*.py")
+                 if words in p.read_text(encoding="utf-8")]
+        assert found == ["referee/config/checks.py"], (words, found)
+
+
+@pytest.mark.parametrize(("change", "key", "words"), [BAD[2], BAD[8], BAD[10]])
+def test_poll_says_the_config_checks_words_and_only_them(tmp_path, capsys, change, key, words):
+    """What ``pbem poll`` says of a bad value is the config check's one line, as every
+    other command says it: the same words whichever command reads the file."""
+    (tmp_path / "config.yaml").write_text(config_text(_with(change)), encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        parse_config(config_text(_with(change)), str(tmp_path / "config.yaml"))
+    said = []
+    for command in (["poll"], ["games"]):
+        assert main([*command, "--home", str(tmp_path)]) == 3
+        said.append(capsys.readouterr().err)
+    assert said[0] == said[1] == f"pbem: {err.value}\n"
+    assert said[0].count(key) == 1 and words in said[0]

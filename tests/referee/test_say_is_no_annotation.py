@@ -7,8 +7,8 @@ import json
 import re
 from pathlib import Path
 
-from pbem.cli.site import update_site
 from pbem.referee.config.home import Home
+from pbem.referee.public.publish import update_site
 from tests.referee.clocked import FakeNow
 from tests.referee.conftest import init_home, text_of
 from tests.referee.every_mail import _play, _registration
@@ -22,7 +22,7 @@ def test_a_said_comment_reaches_the_opponent_and_is_no_annotation(tmp_path: Path
     table.send(white.reply("Bh11\nsay What a lovely opening, isn't it!"))
     table.send(black.reply("Bh2 !? {my own notes} [1...Bb2]"))  # a mark by mail is notation
     assert table.turns() == ["1w", "1b"]
-    update_site(Home(home), Home(home).load_config(), table.conn)
+    assert update_site(table.conn, Home(home).load_config(), home).problem is None
     said = [text_of(m) for m in black.inbox]
     assert any("What a lovely opening" in t for t in said)
     page = (home / "site" / "games" / "game-1.html").read_text(encoding="utf-8")

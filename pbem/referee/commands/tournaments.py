@@ -9,9 +9,9 @@ from pbem.errors import PbemError
 from pbem.referee.commands.registry import command
 from pbem.referee.intake.orders import Order
 from pbem.referee.intake.refusal import Refusal
+from pbem.referee.public.event_pages import display_name
 from pbem.referee.store import games
 from pbem.referee.work.tournament import (
-    display_name,
     enter,
     entry_of,
     event_lines,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import yaml
@@ -55,11 +55,13 @@ class Kind:
 
 
 class Text(Kind):
-    """One line of text; ``choices``: the allowed values; ``address``: an email address."""
+    """One line of text; ``choices``: the allowed values; ``address``: an email address;
+    ``ascii``: printable ASCII only (what IMAP's LOGIN and folder names carry)."""
 
     def __init__(self, default: str | None = None, choices: tuple[str, ...] = (),
-                 address: bool = False) -> None:
+                 address: bool = False, ascii: bool = False) -> None:
         self.default, self.choices, self.address = default, choices, address
+        self.ascii = ascii
 
     def check(self, value: Any, node: yaml.Node, path: str, checker: Checker) -> Any:
         if not isinstance(value, str):
@@ -69,6 +71,8 @@ class Text(Kind):
             raise checker.error(node, path, "must not be empty")
         if any(ord(c) < 32 or ord(c) == 127 or c in "\x85\u2028\u2029" for c in value):
             raise checker.error(node, path, "must be one line of printable text")
+        if self.ascii and not value.isascii():  # the value unshown: it may be a password
+            raise checker.error(node, path, "must be printable ASCII (IMAP carries no other)")
         if self.choices and value not in self.choices:
             raise checker.error(node, path, f"must be one of {', '.join(self.choices)}, "
                                             f"not {value!r}")
@@ -76,6 +80,18 @@ class Text(Kind):
                              or value.startswith("@") or value.endswith("@")):
             raise checker.error(node, path, f"{value!r} is not an email address")
         return value
+
+
+class ImapKeyword(Text):
+    """An IMAP keyword (a flag of the referee's own): an atom, not a system flag."""
+
+    def check(self, value: Any, node: yaml.Node, path: str, checker: Checker) -> Any:
+        text = super().check(value, node, path, checker)
+        if any(ord(c) <= 32 or ord(c) == 127 or c in '(){%*"\\]' for c in text):
+            raise checker.error(node, path, f"must be an IMAP keyword such as {self.default} "
+                                            "(letters, digits, $ _ - .; no spaces, no "
+                                            f"backslash), not {_shown(text)}")
+        return text
 
 
 class ClockText(Kind):
@@ -160,19 +176,31 @@ class Flag(Kind):
         return value
 
 
+#: what keys of one section say together: (the key at fault, what is wrong), or None
+Together = Callable[[dict[str, Any]], "tuple[str, str] | None"]
+
+
 class Section(Kind):
     """A mapping of keys; an ``optional`` one absent is None (not configured), else its
-    keys' defaults."""
+    keys' defaults. ``together`` checks what the keys say together, once each is checked."""
 
-    def __init__(self, keys: Mapping[str, Key], optional: bool = False) -> None:
-        self.keys, self.optional = keys, optional
+    def __init__(self, keys: Mapping[str, Key], optional: bool = False,
+                 together: Together | None = None) -> None:
+        self.keys, self.optional, self.together = keys, optional, together
         self.default = None if optional else {}
 
     def check(self, value: Any, node: yaml.Node, path: str, checker: Checker) -> Any:
         if not isinstance(node, yaml.MappingNode):
             raise checker.error(node, path, f"must be a mapping of keys ({', '.join(self.keys)}),"
                                             f" not {_kind_of(value)}")
-        return checker.section(self, node, path)
+        result = checker.section(self, node, path)
+        problem = self.together(result) if self.together is not None else None
+        if problem is not None:
+            key, message = problem
+            name = f"{path}.{key}"
+            line = checker.lines.get(name, node.start_mark.line + 1)
+            raise ConfigError(f"{checker.where}:{line}: {name}: {message}", code="config")
+        return result
 
 
 def _kind_of(value: Any) -> str:
@@ -286,6 +314,47 @@ def check_config(text: str, schema: Section, where: str) -> tuple[dict[str, Any]
 # -- the schema -------------------------------------------------------------------------
 PORT = Whole(1, 65535)
 
+
+def _smtp_together(smtp: dict[str, Any]) -> tuple[str, str] | None:
+    if smtp["ssl"] and smtp["starttls"]:
+        return "starttls", ("ssl (TLS from the first byte, port 465) and starttls (port 587) "
+                            "exclude each other; keep one")
+    return None
+
+
+#: ``imap.tls``'s words; the port when none is given
+IMAP_TLS = ("ssl", "starttls", "none")
+IMAP_PORTS = {"ssl": 993, "starttls": 143, "none": 143}
+#: the keyword set on handled mail unless ``imap.handled_flag`` names another
+IMAP_HANDLED_FLAG = "$PbemHandled"
+
+
+def is_loopback(host: str) -> bool:
+    """True for names and addresses that never leave this machine."""
+    if host.lower() in ("localhost", "localhost.localdomain"):
+        return True
+    import ipaddress  # only for tls: none; every command reads this file
+
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _imap_together(imap: dict[str, Any]) -> tuple[str, str] | None:
+    if imap["tls"] == "none" and not is_loopback(imap["host"]):
+        return "tls", (f"none (no encryption) is only allowed for a server on this machine, "
+                       f"not {_shown(imap['host'])}; use ssl or starttls")
+    if "password" in imap and "password_env" in imap:
+        return "password", "give password or password_env, not both"
+    if "password" not in imap and "password_env" not in imap:
+        return "password", ("is required: the password, or password_env naming an "
+                            "environment variable that holds it")
+    if imap.get("move_to") == imap["folder"]:
+        return "move_to", "must differ from folder"
+    return None
+
+
 SMTP = Section({
     "host": Key(Text(), required=True, help="the SMTP server's name or address"),
     "port": Key(PORT),
@@ -295,22 +364,23 @@ SMTP = Section({
     "password": Key(Text()),
     "timeout": Key(Number(3600, 30.0)),
     "ca_file": Key(Text()),
-}, optional=True)
+}, optional=True, together=_smtp_together)
 
+# issue 24: the one check of imap: (pbem.referee.config.imap builds the settings from it)
 IMAP = Section({
     "host": Key(Text(), required=True, help="the IMAP server's name or address"),
     "port": Key(PORT),
-    "user": Key(Text(), required=True, help="the login name on the IMAP server"),
-    "password": Key(Text()),
+    "user": Key(Text(ascii=True), required=True, help="the login name on the IMAP server"),
+    "password": Key(Text(ascii=True)),
     "password_env": Key(Text()),
-    "folder": Key(Text()),
-    "tls": Key(Text(choices=("ssl", "starttls", "none"))),
+    "folder": Key(Text("INBOX", ascii=True)),
+    "tls": Key(Text("ssl", choices=IMAP_TLS)),
     "ca_file": Key(Text()),
-    "verify": Key(Flag()),
-    "handled_flag": Key(Text()),
-    "move_to": Key(Text()),
-    "timeout": Key(Number(3600)),
-}, optional=True)
+    "verify": Key(Flag(True)),
+    "handled_flag": Key(ImapKeyword(IMAP_HANDLED_FLAG)),
+    "move_to": Key(Text(ascii=True)),
+    "timeout": Key(Number(3600, 30.0)),
+}, optional=True, together=_imap_together)
 
 SCHEMA = Section({
     "referee": Key(Section({

@@ -151,10 +151,6 @@ def parse_config(text: str, where: str = CONFIG_NAME) -> Config:
     smtp = None
     raw = data.get("smtp")
     if raw is not None:
-        if raw["ssl"] and raw["starttls"]:
-            line = lines.get("smtp.starttls", lines.get("smtp.ssl"))
-            raise ConfigError(f"{where}:{line}: smtp.starttls: ssl (TLS from the first byte, "
-                              "port 465) and starttls (port 587) exclude each other; keep one")
         password = raw.get("password") or os.environ.get("PBEM_SMTP_PASSWORD")
         smtp = SmtpSettings(
             host=raw["host"],

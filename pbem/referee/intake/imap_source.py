@@ -17,10 +17,18 @@ How a message is handled at most once (and at least once):
   A message fetched but never marked (a crash in between) has neither the flag
   nor a mark above it, so the next poll fetches it again: the referee dedupes on
   Message-ID, which makes that safe. Nothing is lost; a repeat is harmless.
+* Several hosts polling one folder (a store on PostgreSQL): each message is handled
+  by one host at a time. A host claims a message before fetching it (a lock of the
+  database, held by its session: ``store.imap.claim``) and lets go only once it is
+  flagged; a message another host holds is left to it (and this host's mark stays
+  below it), and a claimed message is fetched with its flags, so that one another host
+  flagged since the search is passed by. Without this both hosts would read a message
+  each found unflagged: Message-ID dedupe makes a turn harmless twice, but a refused
+  mail (read again by design: ``intake.dedupe``) would be answered twice.
 
 Use::
 
-    with ImapSource(ImapSettings.from_config(config["imap"]), store_db) as session:
+    with ImapSource(imap_settings(config), store_db) as session:
         for key, raw in session.messages():
             handle(raw)                  # the referee's work, Message-ID dedupe included
             session.mark_handled(key)    # commits store_db
@@ -32,198 +40,33 @@ table, and after each mark, so a mark is durable before the next message.
 from __future__ import annotations
 
 import imaplib
-import ipaddress
-import os
 import re
 import socket
 import ssl
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Iterator
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any
 
 from pbem.errors import PbemError
+from pbem.referee.config.imap import ImapSettings
 from pbem.referee.store import imap as imap_marks
 from pbem.referee.store.engine import Connection
 
-TlsMode = Literal["ssl", "starttls", "none"]
-TLS_MODES: tuple[TlsMode, ...] = ("ssl", "starttls", "none")
-DEFAULT_PORTS: dict[str, int] = {"ssl": 993, "starttls": 143, "none": 143}
-DEFAULT_FLAG = "$PbemHandled"
 #: the keyword (beside \\Flagged) on a message that could not be handled: never fetched again
 FAILED_FLAG = "$PbemFailed"
 
-# IMAP atom: no space, control characters or any of ( ) { % * " \ ]
-_ATOM = re.compile(r'^[^\x00-\x20\x7f(){%*"\\\]]+$')
 _UID = re.compile(rb"\bUID (\d+)")
-_KEYS = (
-    "host", "port", "user", "password", "password_env", "folder", "tls", "ca_file",
-    "verify", "handled_flag", "move_to", "timeout",
-)
-
-def _config_error(key: str, message: str) -> PbemError:
-    return PbemError(f"config.yaml: imap.{key}: {message}", code="config.imap")
 
 
-def is_loopback(host: str) -> bool:
-    """True for names and addresses that never leave this machine."""
-    if host.lower() in ("localhost", "localhost.localdomain"):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-@dataclass(frozen=True, slots=True)
-class ImapSettings:
-    """Where the referee's mail is and how to mark it; the ``imap:`` section of config.yaml."""
-
-    host: str
-    user: str
-    password: str = field(repr=False)
-    port: int = 993
-    folder: str = "INBOX"
-    tls: TlsMode = "ssl"
-    ca_file: Path | None = None
-    verify: bool = True
-    handled_flag: str = DEFAULT_FLAG
-    move_to: str | None = None
-    timeout: float = 30.0
-
-    @property
-    def where(self) -> str:
-        """Host, port and user for error messages (never the password)."""
-        return f"{self.host}:{self.port} as user {self.user!r}"
-
-    @property
-    def account(self) -> str:
-        """Names the mailbox owner in the state table, so two servers never share marks."""
-        return f"{self.user}@{self.host}:{self.port}"
-
-    @classmethod
-    def from_config(
-        cls, mapping: Mapping[str, Any], *, environ: Mapping[str, str] | None = None
-    ) -> ImapSettings:
-        """Check the ``imap:`` mapping and build settings; a bad key raises ``config.imap``."""
-        if not isinstance(mapping, Mapping):
-            raise PbemError(
-                f"config.yaml: imap: must be a mapping of keys to values, not {mapping!r}",
-                code="config.imap",
-            )
-        environ = os.environ if environ is None else environ
-        unknown = sorted(str(k) for k in mapping if k not in _KEYS)
-        if unknown:
-            raise PbemError(
-                f"config.yaml: imap: unknown key {unknown[0]!r}; allowed keys: {', '.join(_KEYS)}",
-                code="config.imap",
-            )
-
-        def text(key: str, default: str | None = None) -> str | None:
-            value = mapping.get(key, default)
-            if value is None:
-                return None
-            if not isinstance(value, str) or not value.strip():
-                raise _config_error(key, f"must be a non-empty string, not {value!r}")
-            return value
-
-        host = text("host")
-        if host is None:
-            raise _config_error("host", "is required (the IMAP server's name or address)")
-        user = text("user")
-        if user is None:
-            raise _config_error("user", "is required (the login name on the IMAP server)")
-
-        tls = mapping.get("tls", "ssl")
-        if tls not in TLS_MODES:
-            raise _config_error(
-                "tls", f"must be one of ssl (IMAPS), starttls or none, not {tls!r}"
-            )
-        if tls == "none" and not is_loopback(host):
-            raise _config_error(
-                "tls",
-                f"none (no encryption) is only allowed for a server on this machine, "
-                f"not {host!r}; use ssl or starttls",
-            )
-
-        port = mapping.get("port", DEFAULT_PORTS[tls])
-        if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
-            raise _config_error("port", f"must be a whole number from 1 to 65535, not {port!r}")
-
-        if "password" in mapping and "password_env" in mapping:
-            raise _config_error("password", "give password or password_env, not both")
-        if "password_env" in mapping:
-            var = text("password_env")
-            assert var is not None
-            password = environ.get(var)
-            if not password:
-                raise _config_error(
-                    "password_env", f"the environment variable {var} is not set or empty"
-                )
-        else:
-            value = mapping.get("password")
-            if not isinstance(value, str) or not value:
-                raise _config_error(
-                    "password",
-                    "is required: the password as a string, or password_env naming an "
-                    "environment variable that holds it",
-                )
-            password = value
-        for key, value in (("user", user), ("password", password)):
-            if not value.isascii() or any(ord(c) < 32 or ord(c) == 127 for c in value):
-                what = "password" if key == "password" else repr(value)
-                raise _config_error(
-                    key, f"the {what} must be printable ASCII for IMAP LOGIN"
-                )
-
-        folder = text("folder", "INBOX")
-        move_to = text("move_to")
-        for key, name in (("folder", folder), ("move_to", move_to)):
-            if name is not None and (
-                not name.isascii() or any(ord(c) < 32 or ord(c) == 127 for c in name)
-            ):
-                raise _config_error(key, f"folder names must be printable ASCII, not {name!r}")
-        if move_to is not None and move_to == folder:
-            raise _config_error("move_to", "must differ from folder")
-
-        ca = text("ca_file")
-        ca_file = Path(ca).expanduser() if ca is not None else None
-        if ca_file is not None and not ca_file.is_file():
-            raise _config_error("ca_file", f"no such file: {ca_file}")
-        verify = mapping.get("verify", True)
-        if not isinstance(verify, bool):
-            raise _config_error("verify", f"must be true or false, not {verify!r}")
-
-        flag = text("handled_flag", DEFAULT_FLAG)
-        assert flag is not None
-        if flag.startswith("\\") or not _ATOM.match(flag):
-            raise _config_error(
-                "handled_flag",
-                f"must be an IMAP keyword such as {DEFAULT_FLAG} (letters, digits, $ _ - .; "
-                f"no spaces, no backslash), not {flag!r}",
-            )
-
-        timeout = mapping.get("timeout", 30.0)
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
-            raise _config_error("timeout", f"must be a positive number of seconds, not {timeout!r}")
-
-        assert folder is not None
-        return cls(
-            host=host, port=port, user=user, password=password, folder=folder, tls=tls,
-            ca_file=ca_file, verify=verify, handled_flag=flag, move_to=move_to,
-            timeout=float(timeout),
-        )
-
-    def ssl_context(self) -> ssl.SSLContext:
-        """Trust the system CAs, or only ``ca_file``; ``verify: false`` checks nothing."""
-        context = ssl.create_default_context(
-            cafile=str(self.ca_file) if self.ca_file is not None else None
-        )
-        if not self.verify:
-            context.check_hostname = False
-            context.verify_mode = ssl.CERT_NONE
-        return context
+def ssl_context(settings: ImapSettings) -> ssl.SSLContext:
+    """Trust the system CAs, or only ``ca_file``; ``verify: false`` checks nothing."""
+    context = ssl.create_default_context(
+        cafile=str(settings.ca_file) if settings.ca_file is not None else None
+    )
+    if not settings.verify:
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    return context
 
 
 def quote(name: str) -> str:
@@ -287,7 +130,7 @@ def connect(settings: ImapSettings) -> imaplib.IMAP4:
     """Connect, secure and log in; every failure is a ``PbemError`` naming host, port and user."""
     where = settings.where
     try:
-        context = settings.ssl_context() if settings.tls != "none" else None
+        context = ssl_context(settings) if settings.tls != "none" else None
     except ssl.SSLError as exc:
         raise PbemError(
             f"IMAP server {where}: imap.ca_file {str(settings.ca_file)!r} is not a PEM file "
@@ -387,6 +230,8 @@ class ImapSession:
         #: UIDs handed out by the last poll and not yet marked; the mark stays below them
         self._open: set[int] = set()
         self._polled_up_to = 0
+        #: UIDs this session has claimed (``store.imap.claim``) and not yet let go of
+        self._claimed: set[int] = set()
 
     def _select(self) -> int:
         where = f"{self.settings.where}"
@@ -480,18 +325,48 @@ class ImapSession:
         """Yield ``(key, raw message)`` for each new message, fetched one at a time.
 
         A message that arrives while this runs is left for the next poll. A message
-        expunged by someone else in the meantime is skipped.
+        expunged by someone else in the meantime is skipped. A message another host is
+        handling is left to it; one another host flagged done since the search is
+        passed by.
         """
         uids = self.new_uids()
         self._open = set(uids)
         self._polled_up_to = max(uids, default=self.last_handled() or 0)
         for uid in uids:
-            data = self._uid("FETCH", str(uid), "(BODY.PEEK[])")
+            if not imap_marks.claim(self.db, self.settings.account, self.folder,
+                                    self.uidvalidity, uid):
+                continue  # another host's now; still open here, so the mark stays below it
+            self._claimed.add(uid)
+            self._noop()  # see the flags other sessions set since the search
+            data = self._uid("FETCH", str(uid), "(FLAGS BODY.PEEK[])")
             raw = _body(data, uid)
             if raw is None:
+                self._release(uid)
                 self._open.discard(uid)
                 continue
+            if _flags(data, uid) & self._done_flags():
+                self._release(uid)
+                self._passed(uid)
+                continue
             yield self.key(uid), raw
+
+    def _noop(self) -> None:
+        try:
+            self.imap.noop()
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise self._lost(exc) from None
+
+    def _done_flags(self) -> set[str]:
+        """The flags of a message some host is done with (handled, or set aside)."""
+        if not self.keywords_allowed:
+            return {"\\Deleted"}
+        return {"\\Deleted", self.settings.handled_flag, FAILED_FLAG}
+
+    def _release(self, uid: int) -> None:
+        if uid in self._claimed:
+            self._claimed.discard(uid)
+            imap_marks.release(self.db, self.settings.account, self.folder,
+                               self.uidvalidity, uid)
 
     def mark_handled(self, key: str) -> None:
         """Flag the message as handled on the server (and move it), then advance the mark."""
@@ -503,6 +378,7 @@ class ImapSession:
         if self.settings.move_to is not None:
             self._move(uid)
         self._passed(uid)
+        self._release(uid)  # flagged (or moved): another host that claims it now passes it
 
     def mark_failed(self, key: str) -> str:
         """Flag a message that could not be handled (``\\Flagged`` and ``$PbemFailed``) and
@@ -513,6 +389,7 @@ class ImapSession:
             flags += " " + FAILED_FLAG
         self._uid("STORE", str(uid), "+FLAGS.SILENT", f"({flags})")
         self._passed(uid)
+        self._release(uid)
         return f"flagged {flags} in {self.folder!r}"
 
     def _passed(self, uid: int) -> None:
@@ -559,3 +436,21 @@ def _body(data: list[Any], uid: int) -> bytes | None:
             if found is not None and int(found.group(1)) == uid:
                 return bytes(item[1])
     return None
+
+
+def _flags(data: list[Any], uid: int) -> set[str]:
+    """The flags in a ``UID FETCH (FLAGS BODY.PEEK[])`` answer for this UID (the
+    parenthesised list after ``FLAGS``, before or after the body's literal)."""
+    for n, item in enumerate(data or []):
+        if not (isinstance(item, tuple) and len(item) == 2 and b"BODY[]" in item[0]):
+            continue
+        found = _UID.search(item[0])
+        if found is None or int(found.group(1)) != uid:
+            continue
+        after = data[n + 1] if n + 1 < len(data) and isinstance(data[n + 1], bytes) else b""
+        for text in (item[0], after):
+            start = text.find(b"FLAGS (")
+            if start >= 0:
+                end = text.find(b")", start)
+                return set(text[start + 7:end].decode("ascii", "replace").split())
+    return set()

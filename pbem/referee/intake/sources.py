@@ -18,7 +18,10 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from pbem.referee.config.imap import ImapSettings
 
 
 class Unreadable(Exception):
@@ -28,6 +31,10 @@ class Unreadable(Exception):
 class MessageSource(Protocol):
     def messages(self) -> Iterator[tuple[str, bytes | Unreadable]]: ...
 
+    def name(self, key: str) -> str:
+        """The message as the operator's log names it."""
+        ...
+
     def done(self, key: str) -> None: ...
 
     def failed(self, key: str) -> str: ...
@@ -36,6 +43,15 @@ class MessageSource(Protocol):
 
 
 _MAILDIR_NAME = re.compile(r"(\d+)\.(?:[^.]*?M(\d+))?(?:[^.]*?Q(\d+))?")
+
+
+def open_source(maildir: Path, imap: ImapSettings | None,
+                store: Path | str) -> MessageSource:
+    """The IMAP folder when settings are given (its marks kept in ``store``), else the
+    Maildir; a FileNotFoundError for a folder that is not a Maildir."""
+    if imap is not None:
+        return ImapMessageSource(imap, store)
+    return MaildirSource(maildir)
 
 
 def _arrival(path: Path) -> tuple[int, int, int, str]:
@@ -87,6 +103,9 @@ class MaildirSource:
                 continue
             yield str(path), raw
 
+    def name(self, key: str) -> str:
+        return Path(key).name
+
     def failed(self, key: str) -> str:
         """Move the message into the ``failed/`` Maildir beside ``new/`` and ``cur/``."""
         path = Path(key)
@@ -114,11 +133,10 @@ class ImapMessageSource:
     marking a message never commits, or waits on, the referee's own transaction.
     """
 
-    def __init__(self, imap_config: Any, db_path: Path | str):
-        from pbem.referee.intake.imap_source import ImapSettings, ImapSource
+    def __init__(self, settings: ImapSettings, db_path: Path | str):
+        from pbem.referee.intake.imap_source import ImapSource
         from pbem.referee.store.imap import open_marks
 
-        settings = ImapSettings.from_config(imap_config)
         self._db = open_marks(db_path)
         self._source = ImapSource(settings, self._db)
         try:
@@ -129,6 +147,9 @@ class ImapMessageSource:
 
     def messages(self) -> Iterator[tuple[str, bytes | Unreadable]]:
         return self._session.messages()
+
+    def name(self, key: str) -> str:
+        return key
 
     def done(self, key: str) -> None:
         self._session.mark_handled(key)

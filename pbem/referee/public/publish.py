@@ -19,16 +19,25 @@ from typing import Any
 
 import yaml
 
+from pbem.errors import PbemError
 from pbem.notation.format import format_front_matter
 from pbem.referee.config.home import Config, ConfigError
 from pbem.referee.config.options import load_options, rating_settings
 from pbem.referee.public.club_ratings import club_ratings
+from pbem.referee.public.event_pages import site_views
 from pbem.referee.store import site as store_site
 from pbem.referee.store import tournaments as event_store
 from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import GameNotFound, public_record, said_lines, stored_turns
 from pbem.referee.store.games import movetext as format_movetext
-from pbem.render.live_site import PAGE, publish_game, publish_ratings, published, site_lock
+from pbem.render.live_site import (
+    PAGE,
+    publish_events,
+    publish_game,
+    publish_ratings,
+    published,
+    site_lock,
+)
 from pbem.render.ratings import sections
 from pbem.tournaments.names import entrant_name
 
@@ -200,6 +209,34 @@ def _event_headers(facts: event_store.GameFacts) -> dict[str, Any]:
         found["division"] = facts.division
     found["format"] = facts.event.format
     return found
+
+
+@dataclass(frozen=True, slots=True)
+class SiteUpdate:
+    """What one update of the live site did: pages rewritten, or why it could not be."""
+
+    written: int = 0
+    #: the site was not (fully) written: a folder or a lock that failed; caught up next time
+    problem: str | None = None
+
+
+def update_site(conn: Connection, config: Config, home_root: Path) -> SiteUpdate:
+    """Bring the live site up to date after a run (``pbem site``, and every referee command
+    after its work): each changed game's page, the index, the ratings and each started
+    event's page. Never raises for the site: a run that played its turns has done its work,
+    so what could not be written is returned, said by the caller, and caught up next time."""
+    try:
+        site = site_settings(config, home_root)
+        if site is None:
+            return SiteUpdate()
+        written = sync_site(conn, config, site)
+        views = site_views(conn)
+        if views:  # each event's page: crosstable, standings, schedule
+            with site_lock(site.path):
+                publish_events(site.path, views, title=site.title)
+        return SiteUpdate(written)
+    except (OSError, PbemError) as exc:
+        return SiteUpdate(0, str(exc))
 
 
 def sync_site(conn: Connection, config: Config, site: SiteSettings) -> int:

@@ -66,3 +66,27 @@ def raise_mark(db: Connection, account: str, folder: str, uidvalidity: int,
             "DO UPDATE SET last_uid = max(last_uid, excluded.last_uid)",
             (account, folder, uidvalidity, mark),
         )
+
+
+def claim(db: Connection, account: str, folder: str, uidvalidity: int, uid: int) -> bool:
+    """Whether this session may handle the message now. On PostgreSQL (several hosts
+    polling one folder) a session lock of the database on the message
+    (``pg_try_advisory_lock``): False while another host's session holds it, i.e. handles
+    that message; held until ``release``, or until the session ends, so that a host that
+    dies lets go of it by itself. On SQLite (one machine) always True, as before."""
+    if not isinstance(db, PostgresConnection):
+        return True
+    row = db.execute("SELECT pg_try_advisory_lock(hashtextextended(?, 0))",
+                     (_claim_key(account, folder, uidvalidity, uid),)).fetchone()
+    return bool(row[0])
+
+
+def release(db: Connection, account: str, folder: str, uidvalidity: int, uid: int) -> None:
+    """Let go of ``claim``'s lock, once the message is flagged done on the server."""
+    if isinstance(db, PostgresConnection):
+        db.execute("SELECT pg_advisory_unlock(hashtextextended(?, 0))",
+                   (_claim_key(account, folder, uidvalidity, uid),))
+
+
+def _claim_key(account: str, folder: str, uidvalidity: int, uid: int) -> str:
+    return f"pbem-imap\n{account}\n{folder}\n{uidvalidity}\n{uid}"

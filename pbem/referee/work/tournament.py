@@ -1,6 +1,7 @@
 """Tournaments in the referee: an event's entries, its start (every game of a round robin,
 or a Swiss event's first round), the next Swiss round once a round has ended, and its
-tables as the organiser, the players, the site and the archive read them.
+tables as the organiser, the players and the archive read them (the site's event pages:
+``pbem.referee.public.event_pages``).
 
 The pure model is ``pbem.tournaments`` (Berger tables, the Swiss pairing, the standings);
 this module reads the store, starts the games as ``pbem new`` does (``starting``), and
@@ -11,7 +12,6 @@ which board. Withdrawals end games, so they live a layer up (``tournament_play``
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
@@ -25,16 +25,15 @@ from pbem.referee.outgoing.labels import label_problem
 from pbem.referee.outgoing.mailer import Mailer
 from pbem.referee.outgoing.webhooks import HookSettings, check_url
 from pbem.referee.public.club_ratings import club_ratings
+from pbem.referee.public.event_pages import MARKED_ENDS, display_name
 from pbem.referee.store import delivery
 from pbem.referee.store import tournaments as store
 from pbem.referee.store.engine import Connection
 from pbem.referee.store.tournaments import Entry, Event
 from pbem.referee.work.starting import start_game
-from pbem.render.tournament_page import EventGame, EventView
 from pbem.rules.registry import game_of
 from pbem.tournaments.berger import divisions as division_sizes
 from pbem.tournaments.berger import round_robin
-from pbem.tournaments.names import entrant_name
 from pbem.tournaments.standings import Board, Entrant, Row, compute, format_points
 from pbem.tournaments.swiss import PairingError, Played, pair_round
 
@@ -43,8 +42,6 @@ FORMAT_WORDS = {"round-robin": "round robin", "double-round-robin": "double roun
                 "swiss": "Swiss"}
 #: the longest event name: it heads every game's name ("NAME, round 12, board 40")
 MAX_NAME = 80
-#: how a game's end reason shows in the crosstable when it is marked
-MARKED_ENDS = {"time": "time", "withdrew": "withdrawn"}
 
 
 class TournamentError(PbemError):
@@ -55,12 +52,6 @@ class TournamentError(PbemError):
 
 
 # -- names ---------------------------------------------------------------------------------
-def display_name(entry: Entry) -> str:
-    """The name an entrant is shown by, never his address: the name given with his entry,
-    else the one he chose by mail, else 'Player N' (N: his number in the order of entry)."""
-    return entrant_name(entry.name, entry.chosen, entry.email, entry.number)
-
-
 def game_name(event: Event, division: int, divisions: int, round: int, board: int) -> str:
     """A game's name, which heads every mail of it: the event, round and board."""
     where = f", division {division}" if divisions > 1 else ""
@@ -547,28 +538,3 @@ def check_adjudication(conn: Connection, event: Event, game_id: int,
         when = datetime.fromtimestamp(event.ends_at, UTC).strftime("%Y-%m-%d %H:%M UTC")
         raise TournamentError(f"{event.name} ends on {when}: until then its games are played "
                               "out (or lost on the clock)")
-
-
-# -- the live site ---------------------------------------------------------------------------
-def event_view(conn: Connection, event: Event) -> tuple[EventView, str]:
-    """The event as its page shows it (display names only), and a fingerprint of it: the
-    page is rewritten only when that changes."""
-    entries = store.entries(conn, event.id)
-    names = {(e.division, e.seed): display_name(e) for e in entries}
-    games = []
-    for b in store.boards(conn, event.id):
-        over = b.status == "over"
-        games.append(EventGame(
-            b.division, b.round, b.board, names[(b.division, b.white)],
-            None if b.black is None else names[(b.division, b.black)], b.white, b.black,
-            None if b.game_id is None else f"game-{b.game_id}",
-            b.result if over else None, MARKED_ENDS.get(b.end_reason or "") if over else None))
-    withdrawn = frozenset(display_name(e) for e in entries if e.withdrawn_at is not None)
-    view = EventView(event.name, event.format, event.status, games, withdrawn)
-    fingerprint = hashlib.sha256(repr(view).encode("utf-8")).hexdigest()[:16]
-    return view, fingerprint
-
-
-def site_views(conn: Connection) -> list[tuple[EventView, str]]:
-    """Every started event's page view and fingerprint (``pbem.render.live_site``)."""
-    return [event_view(conn, e) for e in store.events(conn) if e.status != "entries"]

@@ -10,13 +10,14 @@ from datetime import datetime
 from pbem.referee.config.home import Config
 from pbem.referee.config.options import Options
 from pbem.referee.outgoing.mailer import Mailer
+from pbem.referee.public.event_pages import display_name
 from pbem.referee.store import games
 from pbem.referee.store import tournaments as store
 from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import load_game
 from pbem.referee.store.tournaments import Event
 from pbem.referee.work.commit import commit
-from pbem.referee.work.tournament import TournamentError, advance, display_name, entry_of
+from pbem.referee.work.tournament import TournamentError, advance, entry_of
 from pbem.referee.work.unit import Unit
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of

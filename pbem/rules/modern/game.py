@@ -256,9 +256,7 @@ class ModernGame(MoveTurnGame[ModernRules, Position, turns.TurnState]):
         (all of them with ``every``, up to ``LISTING_CAP`` lines a group)."""
         listing = listing_head(position, realms={})
         if position.phase is Phase.SETUP:
-            listing["placements"] = [
-                format_action(a) for a in self.legal_actions(self.begin_turn(position))
-            ]
+            listing["placements"] = self.placement_texts(position)
             return listing
         if position.phase is not Phase.PLAY:
             return listing

@@ -27,9 +27,6 @@ class ModernRules(SetupRules):
     #: "standard", "placement", or a given opening (square name, piece code) pairs
     setup: str | Opening = "standard"
 
-    def __post_init__(self) -> None:
-        self.check_setup()
-
     def options(self) -> dict[str, Any]:
         return {"name": self.name, "setup": self.setup}
 
