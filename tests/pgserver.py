@@ -86,10 +86,13 @@ class Server:
         """Start the stopped (or killed) cluster again, on the same port: crash recovery
         replays its log, as after a power cut."""
         env = {**os.environ, "LC_ALL": "C.UTF-8", "HOME": str(self.folder)}
-        subprocess.run([*self.as_user, str(self.bin_dir / "pg_ctl"), "-D",
-                        str(self.folder / "data"), "-w", "-s", "-l", str(self.folder / "log"),
-                        "-o", self.options, "start"],
-                       check=True, capture_output=True, env=env, timeout=120, cwd=self.folder)
+        done = subprocess.run([*self.as_user, str(self.bin_dir / "pg_ctl"), "-D",
+                               str(self.folder / "data"), "-w", "-s", "-l",
+                               str(self.folder / "log"), "-o", self.options, "start"],
+                              capture_output=True, env=env, timeout=120, cwd=self.folder)
+        if done.returncode != 0:
+            log = (self.folder / "log").read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"PostgreSQL did not start again: {done.stderr!r}\n{log}")
 
 
 def _options(folder: Path, port: int, crash_safe: bool) -> str:
@@ -165,7 +168,7 @@ def new_store_url() -> str:
         if _shared is None:
             raise RuntimeError(f"{STORE_ENV}=postgresql, but no PostgreSQL server can be "
                                "started here (apt-get install postgresql; pip install "
-                               "'pbem[postgresql]')")
+                               "'.[postgresql]' in the checkout)")
         atexit.register(_shared.stop)
         with psycopg.connect(_shared.admin_url, autocommit=True) as conn:
             conn.execute("CREATE DATABASE pbem_tests TEMPLATE template0")

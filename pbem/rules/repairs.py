@@ -135,6 +135,19 @@ class reading_chosen:  # lower case: it reads like a function, ``with reading_ch
         reading_chosen.current = self.outer
 
 
+E = TypeVar("E", bound=BaseException)
+
+
+def kept_error(exc: E) -> E:
+    """``exc``, kept after its ``except`` block (a repair's note, or raised again when no
+    reading stands), without its traceback and context: their frames hold the variable
+    that keeps it, a cycle that would hold the whole replay until the garbage collector
+    runs. Only its words are used again."""
+    exc.__traceback__ = None
+    exc.__context__ = None
+    return exc
+
+
 def resolve_with_repairs(
     text: ActionText,
     attempt: Attempt[S],
@@ -164,7 +177,7 @@ def resolve_with_repairs(
             try:
                 return attempt(first)
             except (RuleError, NotationError) as exc:
-                first_error = exc
+                first_error = kept_error(exc)
     else:
         options = [_readings(name) for name in first]
         first = [o[0][0] for o in options]
@@ -174,7 +187,7 @@ def resolve_with_repairs(
                 return outcome  # read as written
             winners.append((first, outcome))
         except (RuleError, NotationError) as exc:
-            first_error = exc
+            first_error = kept_error(exc)
     if options is None:
         options = [_readings(name) for name in first]
     if winners and all(len(o) == 1 for o in options):

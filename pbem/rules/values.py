@@ -37,7 +37,9 @@ def quick(cls: type[T]) -> type[T]:
         raise TypeError(f"{cls.__name__}: quick() takes no subclass and no __post_init__")
     names = tuple(f.name for f in dataclasses.fields(cls))
     twin = type(f"{cls.__name__}Draft", (), {"__slots__": names})
-    namespace: dict[str, Any] = {"_FACTORY": _FACTORY, "_twin": twin, "_make": object.__new__}
+    # the twin is made by calling it (it has no __init__ of its own): cheaper than
+    # ``object.__new__(twin)``, which goes through a slot wrapper
+    namespace: dict[str, Any] = {"_FACTORY": _FACTORY, "_twin": twin}
     params, stores = [], []
     for f in dataclasses.fields(cls):
         if not f.init:
@@ -55,7 +57,7 @@ def quick(cls: type[T]) -> type[T]:
     # what dataclasses writes as a mutable class's __init__, storing into the twin; then
     # the value is handed the frozen class (the same slots: only what it is changes)
     source = "\n".join(
-        [f"def __new__(klass, {', '.join(params)}):", "    self = _make(_twin)", *stores,
+        [f"def __new__(klass, {', '.join(params)}):", "    self = _twin()", *stores,
          "    self.__class__ = klass", "    return self"]
     )
     exec(source, namespace)  # our own text, made from the field names

@@ -54,12 +54,16 @@ def _outbox(home: Path) -> list[email.message.Message]:
                             key=lambda p: p.stat().st_mtime_ns)]
 
 
-def _gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
+def _running_in(folder: Path) -> list[int]:
+    """The processes whose working folder is ``folder``: a PostgreSQL server's processes
+    all work in its data folder (the postmaster, every backend, every helper)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if Path(os.readlink(entry / "cwd")) == folder:
+                    found.append(int(entry.name))
+    return found
 
 
 def _stop_immediately(server: pgserver.Server) -> None:
@@ -69,16 +73,24 @@ def _stop_immediately(server: pgserver.Server) -> None:
 def _kill_postmaster(server: pgserver.Server) -> None:
     """SIGKILL to the postmaster alone, as the kernel's OOM killer would; its backends
     notice and end, and only then can a new postmaster take the data folder."""
-    import psycopg
-
-    with psycopg.connect(server.admin_url, autocommit=True) as admin:
-        children = [r[0] for r in admin.execute(
-            "SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid()")]
-    os.kill(server.postmaster_pid(), signal.SIGKILL)
+    data = (server.folder / "data").resolve()
+    postmaster = server.postmaster_pid()
+    assert postmaster in _running_in(data)
+    os.kill(postmaster, signal.SIGKILL)
     deadline = time.monotonic() + 60
-    while not all(_gone(pid) for pid in children):
+    while _running_in(data):
         assert time.monotonic() < deadline, "the killed server's backends did not end"
         time.sleep(0.05)
+    # Nothing runs in the data folder any more. The dead postmaster may still be a zombie
+    # (its new parent, here the machine's init, has not reaped it), which a new postmaster
+    # would take for a live one owning the lock files: they are stale, and go, as an
+    # operator would remove them after a crash.
+    with contextlib.suppress(FileNotFoundError):
+        if "Z" in Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()[:1]:
+            for stale in (data / "postmaster.pid",
+                          server.folder / f".s.PGSQL.{server.port}.lock",
+                          server.folder / f".s.PGSQL.{server.port}"):
+                stale.unlink(missing_ok=True)
 
 
 FAULTS: dict[str, Callable[[pgserver.Server], None]] = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import cast
 
 from pbem.errors import RuleError
@@ -29,8 +30,8 @@ from pbem.rules.game import (
     counted,
     result_words,
 )
-from pbem.rules.geometry import CENTER, SQUARE_NAMES, parse_square
-from pbem.rules.pieces import PIECE_BY_CODE, BoardPiece, Kind, Piece, Side
+from pbem.rules.geometry import CENTER, SQUARE_NAMES, SQUARES, parse_square
+from pbem.rules.pieces import ALL_PIECES, PIECE_BY_CODE, BoardPiece, Kind, Piece, Side
 from pbem.rules.realm import endings, legal, listing, turns, words
 from pbem.rules.realm.actions import (
     BaseCaptured,
@@ -68,6 +69,11 @@ from pbem.rules.written import (
 _MOVING = (MoveText, SacrificeText)
 _MOVING_TYPES = frozenset(_MOVING)  # the usual test first: ``type(x) in`` beats isinstance
 _TurnState = turns.TurnState
+#: each side with its key in the JSON, White first (an Enum's iteration costs a generator)
+_SIDE_KEYS = tuple((s, s.key) for s in Side)
+#: the code of each interned piece, by its id (a board holds those; any other piece is
+#: asked for its ``code``)
+_CODES = {id(p): p.code for p in ALL_PIECES}
 
 
 
@@ -297,21 +303,28 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
     def position_to_json(self, pos: Position) -> JSONObject:
         """notation.md's position; ``sacrificed`` only where Powers were sacrificed (a
         variation), so the Featured Game's JSON is exactly the documented one."""
+        board = pos.board
+        codes = _CODES  # the interned pieces' codes: ``Piece.code`` is three properties
+        (white, wkey), (black, bkey) = _SIDE_KEYS
         data: JSONObject = {
             "game": self.json_name,
             "phase": pos.phase.value,
             "to_move": None if pos.phase is Phase.OVER else pos.to_move.key,
-            "board": {SQUARE_NAMES[s]: p.code for s, p in enumerate(pos.board) if p is not None},
+            "board": {
+                SQUARE_NAMES[s]: codes.get(id(p)) or p.code
+                for s in compress(SQUARES, board)
+                if (p := board[s]) is not None  # always: compress() kept the occupied squares
+            },
             "supply": {
-                s.key: {
+                key: {
                     "B": pos.bases_in_supply(s),
                     "P": pos.powers_in_supply(s),
                     "E": pos.enforcers_in_supply(s),
                 }
-                for s in Side
+                for s, key in _SIDE_KEYS
             },
-            "captured": {s.key: pos.captured[s] for s in Side},
-            "realms": {s.key: pos.realms_controlled(s) for s in Side},
+            "captured": {wkey: pos.captured[white], bkey: pos.captured[black]},
+            "realms": {wkey: pos.realms_controlled(white), bkey: pos.realms_controlled(black)},
             "result": pos.result,
         }
         if any(pos.sacrificed):

@@ -50,7 +50,7 @@ from pbem.rules.realm.turns import (
     apply_rearrangement,
     apply_sacrifice,
 )
-from pbem.rules.repairs import resolve_with_repairs
+from pbem.rules.repairs import kept_error, resolve_with_repairs
 from pbem.rules.repairs import square_at as _sq
 from pbem.rules.written import (
     EventText,
@@ -80,7 +80,16 @@ def resolve_placement(position: Position, text: PlacementText) -> tuple[Position
         after, events = apply_placement(position, action)
         return after, Resolved(action, tuple(events), position.board, (), canonical_of)
 
-    return resolve_with_repairs(text, attempt)
+    name = text.square.text
+    as_written = None
+    if name in PLAIN_SQUARES:
+        # as written: what nearly every record does, and the first reading tried anyway
+        try:
+            return attempt([name])
+        except (RuleError, NotationError) as exc:
+            # a look-alike may be legal where the square as written is not
+            as_written = kept_error(exc)
+    return resolve_with_repairs(text, attempt, as_written)
 
 
 def resolve_rearrangement(position: Position, text: RearrangementText) -> tuple[Position, Resolved]:
@@ -146,23 +155,32 @@ def resolve_move(state: TurnState, text: MoveText) -> tuple[TurnState, Resolved]
             "names the square it starts on and the square it stops on, like Pc10g10",
         )
     events = text.events
-    frm, to = text.squares
-    names = [frm.text, to.text]
+    index = SQUARE_INDEX
+    frm, to = index.get(text.squares[0].text), index.get(text.squares[1].text)
+    plain = True  # every square written as its own name (a look-alike is tried if need be)
     kinds = _NO_KINDS
+    written: list[EventKey] = _NO_KEYS
     if events:
         kinds = []
+        written = []
         for e in events:
             kind = _KINDS.get((e.prefix, e.piece))
             if kind is None or (kind == "enforcer" and e.facing is None):
                 kind = _event_kind(e)  # says why it is no event of the Featured Game
             kinds.append(kind)
-            names.append(e.square.text)
+            sq = index.get(e.square.text)
+            if sq is None:
+                plain = False
+            else:
+                written.append((kind, sq, e.facing))
     as_written = None
-    if PLAIN_SQUARES.issuperset(names):
-        try:  # as written: what nearly every record does, and the first reading tried anyway
-            return _attempt_move(state, text, names, kinds)
+    if plain and frm is not None and to is not None:
+        # as written: what nearly every record does, and the first reading tried anyway
+        try:
+            return _play_move(state, text, frm, to, written)
         except (RuleError, NotationError) as exc:
-            as_written = exc  # a look-alike may be legal where the squares as written are not
+            # a look-alike may be legal where the squares as written are not
+            as_written = kept_error(exc)
     position = state.position
     board, side = position.board, position.to_move
     arrived, created = state.arrived, state.created
@@ -239,6 +257,7 @@ _NO_KEYS: list[EventKey] = []  # never changed: only compared and read
 def _attempt_move(
     state: TurnState, t: MoveText, names: list[str], kinds: list[str]
 ) -> tuple[TurnState, Resolved]:
+    """The move read with its squares named ``names`` (the move's two, then its events')."""
     index = SQUARE_INDEX
     frm = index.get(names[0])
     to = index.get(names[1])
@@ -250,6 +269,14 @@ def _attempt_move(
         for k, e, n in zip(kinds, t.events, names[2:], strict=True):
             sq = index.get(n)
             written.append((k, _sq(n) if sq is None else sq, e.facing))
+    return _play_move(state, t, frm, to, written)
+
+
+def _play_move(
+    state: TurnState, t: MoveText, frm: int, to: int, written: list[EventKey]
+) -> tuple[TurnState, Resolved]:
+    """The move ``frm`` -> ``to`` with the events written (their kinds and squares) checked
+    against those the rules make happen."""
     create_at = create_facing = immobilise = None
     for kind, sq, facing in written:
         if kind == "enforcer" and create_at is None:
@@ -285,7 +312,7 @@ def _attempt_move(
     )
     if written == produced:
         return new_state, Resolved(move, tuple(events), board, (), canonical_of)
-    label = f"{t.piece}{names[0]}{names[1]}"
+    label = f"{t.piece}{name_of(frm)}{name_of(to)}"
     warnings = _compare_events(t, label, written, produced)
     return new_state, Resolved(move, tuple(events), board, tuple(warnings), canonical_of)
 
