@@ -123,6 +123,8 @@ class Syntax(Lexed):
 SQUARE = r"(?:[a-lA-L1](?:1[0-2]|[1-9])|[a-lACDF-L1][lI][0-2]?)(?![0-9])"
 _SQUARE = re.compile(SQUARE)
 _DIGITS = re.compile(r"\d+")
+#: the text of a parenthesised note, up to its ``)``
+_NOTE_RUN = re.compile(r"[^()\n]*")
 #: the move nearly every record writes, read in one bounded match: a piece, two squares,
 #: and the first event of a list written right after it (its closing parenthesis, if the
 #: list holds one event). Everything else is read square by square (``Scanner._move``).
@@ -165,13 +167,18 @@ class Scanner:
         self.apart = False
         #: the last chain of moves read, by where it starts
         self.chain: tuple[int, tuple[list[tuple[MoveText, int]], int]] | None = None
+        #: the spans kept for the line ``row_line`` (``spans.row``)
+        self.row_line = -1
+        self.row: dict[int, Span] = {}
 
     # -- spans ----------------------------------------------------------------------
     def _span(self, p: int) -> Span:
         line = self.line + self.offset
-        col = p - self.line_start + 1
-        spans = row(line)
-        return spans.get(col) or span_on(spans, line, col)
+        if line != self.row_line:  # the spans of the line read now, looked up once a line
+            self.row_line = line
+            self.row = row(line)
+        return self.row.get(p - self.line_start + 1) or span_on(self.row, line,
+                                                                p - self.line_start + 1)
 
     def _square_text(self, p: int, end: int) -> SquareText:
         return SquareText(self.text[p:end], self._span(p))
@@ -282,7 +289,10 @@ class Scanner:
         moves: list[tuple[MoveText, int]] = []
         fast = _MOVE.match
         line = self.line + self.offset
-        spans = row(line)
+        if line != self.row_line:
+            self.row_line = line
+            self.row = row(line)
+        spans = self.row
         get = spans.get
         base = 1 - self.line_start  # a column is base + an offset
         while True:
@@ -785,9 +795,7 @@ class Scanner:
         if text[q] in PIECES and text[q + 1].isascii() and text[q + 1].isalpha() \
                 and text[q + 2] in DIGITS:
             return -1
-        end = p + 1
-        while end < self.n and text[end] not in "()\n":
-            end += 1
+        end = min(_NOTE_RUN.match(text, p + 1).end(), self.n)  # type: ignore[union-attr]
         _WORK[1] += end - p
         if text[end] != ")" or end >= self.n:
             return -1
