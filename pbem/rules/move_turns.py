@@ -195,7 +195,11 @@ def mover(
             "turn.game-over", "the game ended earlier in this turn: nothing more may be played"
         )
     position = state.position  # the engine's own, its board of its own pieces
-    piece: PieceT = own_piece(position.board, position.to_move, frm, describe_at)
+    board = position.board
+    piece: PieceT | None = board[frm]
+    if piece is None or piece.side is not position.to_move:  # own_piece says why not
+        checked: PieceT = own_piece(board, position.to_move, frm, describe_at)
+        return checked
     return piece
 
 
