@@ -6,9 +6,12 @@ both see the same load on a shared machine. Prints figures; checks that every ma
 accepted exactly once; asserts no time.
 
     python bench/bench_postgresql.py [--runs 15] [--games 100] [--per-game 10] [--rounds 2]
-                                     [--url postgresql://user@host/db-to-create-in]
+                                     [--baseline DIR]
 
-Without ``--url`` a throw-away server is started (tests/pgserver.py: Debian's postgresql;
+``--baseline DIR`` (a checkout of the code before, ``git worktree add --detach DIR REV``)
+runs only the PostgreSQL bursts, one home and two, DIR's code and this tree's alternating.
+
+A throw-away server is started (tests/pgserver.py: Debian's postgresql;
 fsync off there, as on a test server, which flatters PostgreSQL's commits: say so when
 quoting the figures).
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import json
 import mailbox
 import os
 import statistics
@@ -55,8 +59,23 @@ def setup(home: Path, games: int, url: str | None) -> dict[int, dict[str, str]]:
     return tokens
 
 
-def _env(home: Path) -> dict[str, str]:
-    return {**os.environ, "PBEM_HOME": str(home)}
+def _env(home: Path, code: Path = REPO) -> dict[str, str]:
+    """The environment of a ``pbem`` process of the tree ``code`` (this one, or a
+    ``--baseline`` checkout: first on the path, before the installed package)."""
+    return {**os.environ, "PBEM_HOME": str(home), "PYTHONPATH": str(code)}
+
+
+def _setup_in(code: Path, home: Path, games: int, url: str | None) -> dict[int, dict[str, str]]:
+    """``setup`` as the tree ``code`` does it (its own schema), in a process of its own."""
+    if code == REPO:
+        return setup(home, games, url)
+    script = ("import json, sys; from pathlib import Path; "
+              "from bench.bench_postgresql import setup; "
+              "print(json.dumps(setup(Path(sys.argv[1]), int(sys.argv[2]), "
+              "sys.argv[3] or None)))")
+    proc = subprocess.run([sys.executable, "-c", script, str(home), str(games), url or ""],
+                          capture_output=True, check=True, cwd=code, env=_env(home, code))
+    return {int(g): tok for g, tok in json.loads(proc.stdout.splitlines()[-1]).items()}
 
 
 def bench_mail(runs: int, new_url: object) -> None:
@@ -98,27 +117,29 @@ def _accepted(out: bytes) -> int:
 
 
 def burst(games: int, turns: list[tuple[str, str]], url: str | None,
-          hosts: int = 1) -> tuple[float, int, int]:
+          hosts: int = 1, code: Path = REPO) -> tuple[float, int, int]:
     """(seconds, mails, accepted): the burst through ``hosts`` referee homes at once, each
-    polling its own inbox with its share of the games (one store)."""
+    polling its own inbox with its share of the games (one store), with the tree ``code``."""
     with tempfile.TemporaryDirectory() as tmp:
         first = Path(tmp) / "h0"
-        tokens = setup(first, games, url)
+        tokens = _setup_in(code, first, games, url)
         homes = [first]
         for i in range(1, hosts):
             home = Path(tmp) / f"h{i}"
             home.mkdir()
             (home / "config.yaml").write_text((first / "config.yaml").read_text())
-            assert pbem_main(["init", "--home", str(home)]) == 0
+            subprocess.run([sys.executable, "-m", "pbem", "init", "--home", str(home)],
+                           capture_output=True, check=True, cwd=code, env=_env(home, code))
             homes.append(home)
         subprocess.run([sys.executable, "-m", "pbem", "flush"], capture_output=True,
-                       env=_env(first))
+                       cwd=code, env=_env(first, code))
         n = 0
         for i, home in enumerate(homes):
             n += _fill(home / "inbox", tokens, turns,
                        {g for g in tokens if g % hosts == i})
         start = time.perf_counter()
-        procs = [subprocess.Popen([sys.executable, "-m", "pbem", "poll"], env=_env(home),
+        procs = [subprocess.Popen([sys.executable, "-m", "pbem", "poll"], cwd=code,
+                                  env=_env(home, code),
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                  for home in homes]
         outs = [p.communicate() for p in procs]
@@ -127,16 +148,24 @@ def burst(games: int, turns: list[tuple[str, str]], url: str | None,
     return elapsed, n, accepted
 
 
-def bench_burst(games: int, per_game: int, rounds: int, new_url: object) -> None:
+def bench_burst(games: int, per_game: int, rounds: int, new_url: object,
+                baseline: Path | None = None) -> None:
+    """The burst on each engine; with ``baseline``, only PostgreSQL's, one home and two,
+    this tree's and the baseline's alternating round by round."""
     turns = sample_turns()[:per_game]
-    kinds = {"sqlite, one process": (False, 1), "postgresql, one process": (True, 1),
-             "postgresql, two homes polling at once": (True, 2)}
+    kinds: dict[str, tuple[bool, int, Path]] = {
+        "sqlite, one process": (False, 1, REPO), "postgresql, one process": (True, 1, REPO),
+        "postgresql, two homes polling at once": (True, 2, REPO)}
+    if baseline is not None:
+        kinds = {f"postgresql, {hosts} home(s), {name}": (True, hosts, code)
+                 for hosts in (1, 2) for name, code in (("before (baseline)", baseline),
+                                                        ("after (this tree)", REPO))}
     figures: dict[str, list[float]] = {k: [] for k in kinds}
     counts: dict[str, tuple[int, int]] = {}
     for _ in range(rounds):
-        for kind, (pg, hosts) in kinds.items():
+        for kind, (pg, hosts, code) in kinds.items():
             url = new_url() if pg else None  # type: ignore[operator]
-            elapsed, n, accepted = burst(games, turns, url, hosts)
+            elapsed, n, accepted = burst(games, turns, url, hosts, code)
             figures[kind].append(elapsed)
             counts[kind] = (n, accepted)
     for kind, got in figures.items():
@@ -154,16 +183,23 @@ def main() -> None:
     ap.add_argument("--per-game", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--mail-only", action="store_true")
+    ap.add_argument("--baseline", type=Path, default=None,
+                    help="a checkout of the code before (git worktree add --detach DIR REV):"
+                         " only the PostgreSQL bursts, before and after interleaved")
     args = ap.parse_args()
-    compileall.compile_dir(str(REPO / "pbem"), quiet=1)
+    for code in (REPO, args.baseline):
+        if code is not None:
+            compileall.compile_dir(str(code / "pbem"), quiet=1)
     server = pgserver.start()
     if server is None:
         sys.exit("no PostgreSQL server can be started here (postgresql, psycopg)")
     try:
         print(f"load before: {os.getloadavg()}")
-        bench_mail(args.runs, server.new_database)
+        if args.baseline is None:
+            bench_mail(args.runs, server.new_database)
         if not args.mail_only:
-            bench_burst(args.games, args.per_game, args.rounds, server.new_database)
+            bench_burst(args.games, args.per_game, args.rounds, server.new_database,
+                        args.baseline.resolve() if args.baseline else None)
         print(f"load after: {os.getloadavg()}")
     finally:
         server.stop()

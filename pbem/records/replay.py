@@ -547,15 +547,12 @@ class _Walker:
                 )
         self.check_result(game, header_result)
 
-    def expected(self) -> tuple[int, Side]:
-        pos = self.position
-        return pos.turn_number(), pos.to_move
-
     def entry(self, entry: EntryText) -> None:
-        number, side = self.expected()
+        position = self.position
+        number, side = position.turn_number(), position.to_move  # what the walk expects
         first = Side.WHITE if entry.white is not None else Side.BLACK
         label = f"{entry.number}{_LETTER[first]}"
-        if self.position.phase is Phase.OVER:
+        if position.phase is Phase.OVER:
             self.fail(
                 f"the game is over ({self.over_words()}): nothing more may be played",
                 "turn.game-over",
@@ -605,7 +602,8 @@ class _Walker:
 
     def turn(self, turn: TurnText, side: Side, number: int) -> None:
         label = f"{number}{_LETTER[side]}"
-        before = self.position
+        before = self.replay.final  # self.position, without the property's call
+        assert before is not None
         game = self.game
         resolved: list[Resolved] = []
         current: ActionText | None = None

@@ -227,10 +227,9 @@ def _with_repair_warning(
     """The repaired outcome with a ``repair.square`` warning; its note is why the squares as
     written fail (the referee quotes it when it refuses a repaired live turn)."""
     state, resolved = outcome
-    squares = squares_of(text)
-    if all(s.text == n for s, n in zip(squares, names, strict=True)):
+    wrong = next((s for s, n in zip(squares_of(text), names, strict=True) if s.text != n), None)
+    if wrong is None:
         return outcome
-    wrong = next(s for s, n in zip(squares, names, strict=True) if s.text != n)
     repaired = format_action(respell(text, iter(names)))
     warning = Diagnostic(
         "repair.square", f"read {format_action(text)!r} as {repaired!r}", wrong.span,

@@ -50,6 +50,8 @@ REVIEWED = {
         "the store's own SQL statements and DDL, never mail text",
     "'\\\\s*INSERT OR IGNORE INTO\\\\b'":
         "the store's own SQL statements and DDL, never mail text",
+    "'\\\\s*(INSERT(?: OR \\\\w+)? INTO|UPDATE|DELETE FROM)\\\\s+(\\\\w+)'":
+        "the store's own SQL statements (which table one writes), never mail text",
     r"'challenge <?([^\\s<>@]+@[^\\s<>@]+)>?(?: ruleset (\\S+))?(?: (.+))?'":
         "anchored match on a line that already fits the challenge command",
     r"'(\\d+)'": "one run of digits",

@@ -6,6 +6,7 @@ Skipped where no server can be had (no postgresql package, no psycopg)."""
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import os
@@ -13,6 +14,7 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -308,6 +310,117 @@ def test_two_hosts_on_one_database_apply_every_turn_once_and_send_every_mail_onc
                           for p in pair.values()})
     # both hosts see the same games
     assert run_pbem(a, "games").stdout == run_pbem(b, "games").stdout
+
+
+# -- per-game locks: hosts work on different games at once ---------------------------------
+def _waits_for_game(watch, game_id: int) -> bool:
+    """Whether some session waits for game ``game_id``'s lock (pg_locks: a two-key
+    advisory lock, classid = GAME_LOCKS, objid = the game, not granted)."""
+    from pbem.referee.store.engine import GAME_LOCKS
+
+    return bool(watch.execute(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+        "AND objsubid = 2 AND classid::bigint = %s AND objid::bigint = %s "
+        "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        (GAME_LOCKS, game_id)).fetchone()[0])
+
+
+def test_a_game_held_by_one_host_leaves_the_other_games_to_another_host(
+        server: pgserver.Server, tmp_path: Path) -> None:
+    """Host A holds game 1's transaction open (a real second session, the game's lock
+    taken as the referee takes it); meanwhile host B plays a turn of game 2 to the end,
+    and B's turn of game 1 waits (seen in pg_locks, not timed) until A commits, then is
+    played once, on the game as A left it."""
+    import psycopg
+
+    from pbem.referee.store import GAMES, connect, games, transaction
+    from pbem.referee.store.games import load_game
+
+    url = server.new_database()
+    b = _init(tmp_path / "b", url)
+    players = {}
+    for g in (1, 2):
+        w, k = MailPlayer(f"w{g}@players.test"), MailPlayer(f"b{g}@players.test")
+        proc = run_pbem(b, "new", "--ruleset", "classic", "--white", w.address,
+                        "--black", k.address)
+        assert proc.returncode == 0, proc.stderr.decode()
+        w.receive(_outbox(b))
+        players[g] = w
+    letter, text = _turns()[0]
+    assert letter == "w"
+    host_a = connect(url)
+    watch = psycopg.connect(url, autocommit=True)
+    try:
+        with transaction(host_a, GAMES):
+            game = load_game(host_a, 1)  # game 1's lock, held until A commits
+            games.claim(host_a, game)
+            games.log(host_a, 1, "test", "host A was here")
+            # another game: B plays it through while A holds game 1
+            done = run_pbem(b, "mail", "--mta", stdin=players[2].reply(text + "\n"))
+            assert done.returncode == 0 and done.stdout.startswith(b"accepted"), done
+            # the same game: B waits for A
+            turn = players[1].reply(text + "\n")
+            waiting = _start(b, "mail", "--mta", stdin=turn)
+            while not _waits_for_game(watch, 1):
+                assert waiting.poll() is None, waiting.communicate()  # it must wait
+                time.sleep(0.05)
+            assert waiting.poll() is None
+            assert watch.execute("SELECT count(*) FROM turns WHERE game_id = 1 AND seq > 0"
+                                 ).fetchone()[0] == 0
+        out, err = waiting.communicate(timeout=300)
+        assert waiting.returncode == 0 and out.startswith(b"accepted"), (out, err)
+    finally:
+        host_a.close()
+    labels = {g: [r[0] for r in watch.execute(
+        "SELECT label FROM turns WHERE game_id = %s AND seq > 0 ORDER BY seq", (g,))]
+        for g in (1, 2)}
+    assert labels == {1: ["1w"], 2: ["1w"]}
+    # B's turn was played on game 1 as A left it: after A's write, one version on
+    after = watch.execute("SELECT version FROM games WHERE id = 1").fetchone()[0]
+    assert after > game.version + 1
+    assert watch.execute("SELECT count(*) FROM game_log WHERE game_id = 1 AND text = %s",
+                         ("host A was here",)).fetchone()[0] == 1
+    # and once: the same mail again is a duplicate
+    again = run_pbem(b, "mail", "--mta", stdin=turn)
+    assert again.stdout.startswith(b"duplicate"), again
+    watch.close()
+
+
+def test_work_beyond_its_game_is_done_again_with_the_whole_store_locked(
+        server: pgserver.Server, tmp_path: Path) -> None:
+    """A transaction on one game that writes a row shared by games or players (here a
+    referee secret), or locks a game below one it holds, is undone, even when a caller
+    swallowed the ``Escalate``, and done again under the store's exclusive lock: once."""
+    from pbem.referee.store import GAMES, connect, retried
+    from pbem.referee.store.engine import Escalate
+
+    url = server.new_database()
+    _init(tmp_path / "home", url)
+    conn = connect(url)
+    scopes: list[str | None] = []
+
+    def work() -> None:
+        scopes.append(conn.scope)
+        with contextlib.suppress(Escalate):  # a careless caller: still never committed
+            conn.execute("INSERT INTO referee_secrets (name, value) VALUES ('t', 'x')")
+
+    retried(conn, work, GAMES)
+    assert scopes == ["games", "whole"]
+    assert conn.execute("SELECT count(*) FROM referee_secrets WHERE name = 't'"
+                        ).fetchone()[0] == 1
+    # games are locked in id order: a second game above the first is locked too; one
+    # below it (two hosts could then wait for each other) means the whole store instead
+    for order, expected in (((1, 2), ["games"]), ((2, 1), ["games", "whole"])):
+        scopes.clear()
+
+        def lock_two(order: tuple[int, int] = order) -> None:
+            scopes.append(conn.scope)
+            for game_id in order:
+                conn.lock_game(game_id)
+
+        retried(conn, lock_two, GAMES)
+        assert scopes == expected, order
+    conn.close()
 
 
 # -- without a server: the translation and the config ---------------------------------------

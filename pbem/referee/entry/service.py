@@ -2,10 +2,10 @@
 
 ``Referee.handle`` keeps the raw message, finds what it is about (a game of the sender's,
 or the sender himself), makes its unit of work, runs its commands (``registry``) and writes
-the unit (``commit``), all inside one ``BEGIN IMMEDIATE`` transaction: a refused message
-changes no game. The mailer queues the replies; delivery happens after the commit
-(``outbox.deliver``). The same mail twice (its Message-ID and its digest) is handled
-once; a mail that cannot be read or handled is logged and left to the caller.
+the unit (``commit``), all inside one transaction (on PostgreSQL its game's lock alone when it
+can: ``store.transaction``): a refused message changes no game. The mailer queues the replies;
+delivery is after the commit (``outbox.deliver``). The same mail twice (its Message-ID and digest,
+a unique key) is handled once; a mail that cannot be read or handled is logged and left over.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pbem.referee.intake.orders import Order, find_orders
 from pbem.referee.intake.refusal import Refusal
 from pbem.referee.outgoing.limits import once_each
 from pbem.referee.outgoing.mailer import Mailer
-from pbem.referee.store import Connection, accounts, games, mail, retried, transaction
+from pbem.referee.store import GAMES, Connection, accounts, games, mail, retried, transaction
 from pbem.referee.store.faults import fail_mail, fault_point
 from pbem.referee.store.games import Game
 from pbem.referee.work.commit import commit, refused
@@ -79,7 +79,7 @@ class Referee:
             raise
         arrived = self.now()  # before waiting for the lock: the arrival time, for lateness
         try:  # one transaction, run again if the store (PostgreSQL) undid it by itself
-            handled = retried(self.conn, lambda: self._in_one(inc, raw, arrived))
+            handled = retried(self.conn, lambda: self._in_one(inc, raw, arrived), GAMES)
         except Exception as exc:
             mail.record_failure(self.conn, inc.message_id, exc)
             raise
@@ -88,9 +88,9 @@ class Referee:
 
     def _in_one(self, inc: Incoming, raw: bytes, arrived: datetime) -> Handled:
         self.mailer.proven_key = False  # until this mail carries its sender's key
-        if mail.handled_before(self.conn, inc.message_id, inc.digest):
-            return Handled("duplicate", f"{inc.message_id} was handled before")
         row = mail.add_message(self.conn, inc.message_id, inc.digest, inc.sender, inc.subject, raw)
+        if row is None:  # handled before, or by another host meanwhile (the unique key)
+            return Handled("duplicate", f"{inc.message_id} was handled before")
         handled, side = self._decide(inc, row, arrived)
         mail.set_outcome(self.conn, row, handled.outcome, handled.reason, handled.game_id, side)
         fault_point("before-commit")

@@ -1,20 +1,22 @@
 """``pbem tick``: reminders, forfeits, claims opened, digests, at the referee's "now".
 
 ``pbem.referee.clock`` decides; this loads and stores its state and has the mailer say
-what its effects call for. Each game is ticked in its own ``BEGIN IMMEDIATE`` transaction
-that re-reads the clock, so ``pbem tick`` run twice, or at once with ``pbem mail``, never
-sends a notice twice or forfeits twice: the notice sent is part of the stored state.
+what its effects call for. Each game is ticked in its own transaction (SQLite's ``BEGIN
+IMMEDIATE``; on PostgreSQL the game's own lock) that re-reads the clock, so ``pbem tick``
+run twice, or at once with ``pbem mail``, on one host or two, never sends a notice twice
+or forfeits twice: the notice sent is part of the stored state.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import datetime
 
 from pbem.referee import clock
 from pbem.referee.entry.service import Referee
 from pbem.referee.outgoing.mailer import clock_lines
-from pbem.referee.store import games, transaction
+from pbem.referee.store import GAMES, games, retried, transaction
 from pbem.referee.store.games import load_game
 from pbem.referee.work.commit import commit
 from pbem.referee.work.reach import grace_over
@@ -41,12 +43,23 @@ def run_tick(ref: Referee) -> TickSummary:
     summary = TickSummary()
     for game_id in games.clocked_games(ref.conn):
         summary.games += 1
-        with transaction(ref.conn):
-            tick_game(ref, game_id, now, summary)
+        # the game's own lock (the store's shared): hosts tick different games at once, and
+        # the game is re-read under it; a forfeit that ends a round takes the whole store
+        one = retried(ref.conn, functools.partial(_ticked, ref, game_id, now), GAMES)
+        summary.reminders += one.reminders
+        summary.forfeits += one.forfeits
+        summary.claims_opened += one.claims_opened
     summary.digests = ref.mailer.due_digests(now)
     with transaction(ref.conn):
         grace_over(ref.conn, ref.config, now)
     return summary
+
+
+def _ticked(ref: Referee, game_id: int, now: datetime) -> TickSummary:
+    """One game's tick, counted afresh each time its transaction runs."""
+    one = TickSummary()
+    tick_game(ref, game_id, now, one)
+    return one
 
 
 def tick_game(ref: Referee, game_id: int, now: datetime, summary: TickSummary) -> None:
@@ -58,6 +71,7 @@ def tick_game(ref: Referee, game_id: int, now: datetime, summary: TickSummary) -
     new, effects = clock.tick(state, settings, now)
     if new == state:
         return
+    games.claim(ref.conn, game)
     games.save_clock(ref.conn, game.id, new)
     game = load_game(ref.conn, game_id)
     for effect in effects:

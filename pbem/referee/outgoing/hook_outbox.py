@@ -21,7 +21,7 @@ from pbem.referee.config.home import Config
 from pbem.referee.outgoing.compose import Outgoing
 from pbem.referee.outgoing.posting import post
 from pbem.referee.outgoing.webhooks import HookFailed, HookSettings, Resolver, call, system_resolver
-from pbem.referee.store import accounts, delivery, games, transaction
+from pbem.referee.store import accounts, delivery, games, read_transaction, transaction
 from pbem.referee.store.engine import Connection, Row
 
 MAX_CALLS = 50
@@ -47,7 +47,7 @@ def deliver_hooks(conn: Connection, config: Config, everything: bool = False,
     result = HookDelivery()
     settings = hook_settings(config)
     me = f"{socket.gethostname()}:{os.getpid()}"
-    with transaction(conn):
+    with read_transaction(conn):  # the rows' own locks on PostgreSQL, as the outbox's
         rows = delivery.claim_hooks(conn, me, time.time(), STALE_CLAIM_SECONDS,
                                     everything)[:MAX_CALLS]
     for row in rows:
@@ -56,7 +56,7 @@ def deliver_hooks(conn: Connection, config: Config, everything: bool = False,
         except HookFailed as exc:
             _failed(conn, config, row, exc, result)
             continue
-        with transaction(conn):
+        with read_transaction(conn):  # a row this process claimed: no one else writes it
             delivery.hook_sent(conn, row["id"])
         result.sent += 1
     return result

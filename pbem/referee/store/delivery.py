@@ -7,7 +7,7 @@ from __future__ import annotations
 import secrets
 import time
 
-from pbem.referee.store.engine import Connection, Row, insert_id
+from pbem.referee.store.engine import Connection, Row, insert_id, is_postgresql
 
 
 # -- the referee's secret ---------------------------------------------------------------------
@@ -171,11 +171,15 @@ def queue_hook(conn: Connection, url: str, owner: str | None, game_id: int | Non
 
 def claim_hooks(conn: Connection, me: str, now: float, stale: float,
                 everything: bool) -> list[Row]:
-    """Take the calls due (all queued ones with ``everything``) and stale claims."""
-    rows = conn.execute(
-        "SELECT id FROM hook_calls WHERE (status = 'queued' AND (? = 1 OR "
-        "coalesce(next_attempt_at, 0) <= ?)) OR (status = 'sending' AND claimed_at < ?) "
-        "ORDER BY id", (int(everything), now, now - stale)).fetchall()
+    """Take the calls due (all queued ones with ``everything``) and stale claims. On
+    PostgreSQL, as the outbox's (``outbox.waiting``): each row locked until the caller's
+    transaction ends, rows another host is claiming skipped."""
+    sql = ("SELECT id FROM hook_calls WHERE (status = 'queued' AND (? = 1 OR "
+           "coalesce(next_attempt_at, 0) <= ?)) OR (status = 'sending' AND claimed_at < ?) "
+           "ORDER BY id")
+    if is_postgresql(conn):
+        sql += " FOR UPDATE SKIP LOCKED"
+    rows = conn.execute(sql, (int(everything), now, now - stale)).fetchall()
     ids = [r[0] for r in rows]
     for i in ids:
         conn.execute("UPDATE hook_calls SET status = 'sending', claimed_by = ?, claimed_at = ?, "

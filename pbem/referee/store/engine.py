@@ -32,6 +32,13 @@ class StoreError(PbemError):
     code = "store"
 
 
+class Escalate(StoreError):
+    """A ``GAMES`` transaction found work beyond the games it locks: it is undone and
+    done again with the whole store locked (``schema.retried``)."""
+
+    code = "store.whole"
+
+
 class Row(Protocol):
     """A row of either engine: by position or by column name (``sqlite3.Row``'s way)."""
 
@@ -48,10 +55,38 @@ class Row(Protocol):
 #: busy timeout (schema.BUSY_TIMEOUT_MS)
 LOCK_TIMEOUT_MS = 60_000
 
-#: the one lock every write transaction takes on PostgreSQL (``pg_advisory_xact_lock``):
-#: SQLite's ``BEGIN IMMEDIATE`` for every host at once, held by the database itself, so
-#: that the referee's units of work see each other exactly as they do on SQLite
+#: the store's one lock on PostgreSQL (``pg_advisory_xact_lock``), held by the database
+#: itself for every host at once. Work that spans games or players (a new game, a
+#: challenge, a tournament's round, an account, a bounce, a migration) takes it exclusively:
+#: SQLite's ``BEGIN IMMEDIATE``. Work on one game (a player's mail, the clock's tick of a
+#: game) takes it shared, and the game's own lock (``GAME_LOCKS``, game id) exclusively:
+#: hosts work on different games at once, never on one game at once.
 WRITE_LOCK = 0x70626D
+#: the first key of a game's lock (two-key advisory locks: a key space of their own)
+GAME_LOCKS = 0x70626D
+
+#: the scopes of a write transaction: ``whole`` (the store's lock exclusively) and
+#: ``games`` (the store's lock shared, each game's lock as the work reads the game)
+WHOLE, GAMES = "whole", "games"
+
+#: tables a ``games`` transaction writes under a game's lock (the game's own rows)
+GAME_TABLES = frozenset({"games", "players", "turns", "said", "conditions", "rollbacks",
+                         "game_log", "observers"})
+#: tables a ``games`` transaction may add rows to at any time: each row is its own (a mail
+#: kept once by its unique key, a reply queued, a report held, a hook's call, a failure)
+OWN_ROWS = frozenset({"messages", "outbox", "held_reports", "hook_calls", "failures"})
+#: every other table (accounts, reach, bounces, challenges, tournaments, ...) is shared by
+#: games or players: a ``games`` transaction that changes a row of one is done again with
+#: the whole store locked (``Escalate``)
+
+_WRITE = re.compile(r"\s*(INSERT(?: OR \w+)? INTO|UPDATE|DELETE FROM)\s+(\w+)", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=1024)
+def written_table(sql: str) -> tuple[str, str] | None:
+    """(verb, table) of a statement that writes (INSERT, UPDATE, DELETE), else None."""
+    m = _WRITE.match(sql)
+    return None if m is None else (m.group(1).split()[0].upper(), m.group(2).lower())
 
 
 class PostgresRow:
@@ -127,6 +162,11 @@ def _as_store_error(exc: Exception, what: str) -> StoreError:
     if isinstance(exc, (errors.SerializationFailure, errors.DeadlockDetected)):
         return StoreError(f"{what}: another host's work collided with this one "
                           f"({type(exc).__name__}); try again", code="store.retry")
+    if isinstance(exc, errors.UniqueViolation):
+        # a unique key another host's committed work took meanwhile (two hosts made one
+        # account at once, say): done again, it finds that row
+        return StoreError(f"{what}: another host's work collided with this one "
+                          f"({type(exc).__name__}); try again", code="store.retry")
     if isinstance(exc, psycopg.OperationalError):
         return StoreError(f"{what}: the database cannot be reached: "
                           f"{str(exc).strip() or type(exc).__name__}", code="store.unreachable")
@@ -143,7 +183,47 @@ class PostgresConnection:
     def __init__(self, url: str):
         self.url = url
         self._raw: Any = None
+        #: the running write transaction's scope (``WHOLE``, ``GAMES``), None outside one or
+        #: in a transaction that locks only rows (``read_transaction``)
+        self.scope: str | None = None
+        #: the games whose locks this ``GAMES`` transaction holds (their lock keys)
+        self.games_held: set[int] = set()
+        #: why this ``GAMES`` transaction must be done again with the whole store locked
+        #: (it never commits then, even if a caller caught the ``Escalate``)
+        self.needs_whole: str | None = None
         self._open()
+
+    def begin(self, scope: str | None) -> None:
+        """``BEGIN`` and the store's lock for ``scope`` (None: no lock but the rows')."""
+        self.execute("BEGIN")
+        self.scope, self.games_held, self.needs_whole = scope, set(), None
+        if scope == WHOLE:
+            self.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
+        elif scope == GAMES:
+            self.execute("SELECT pg_advisory_xact_lock_shared(?)", (WRITE_LOCK,))
+
+    def ended(self) -> None:
+        self.scope, self.games_held = None, set()
+
+    def lock_game(self, game_id: int) -> None:
+        """Inside a ``GAMES`` transaction: the game's lock, held until the transaction
+        ends, taken before the game is read (so the read sees the last commit). Games are
+        locked in the order of their keys (no two hosts wait for each other); a game
+        below one already held means the whole store instead (``Escalate``)."""
+        if self.scope != GAMES:
+            return
+        lock = int(game_id) & 0x7FFFFFFF
+        if lock in self.games_held:
+            return
+        if self.games_held and lock < max(self.games_held):
+            self.escalate(f"game {game_id} after game {max(self.games_held)}")
+        self.execute("SELECT pg_advisory_xact_lock(CAST(? AS integer), CAST(? AS integer))",
+                      (GAME_LOCKS, lock))
+        self.games_held.add(lock)
+
+    def escalate(self, why: str) -> None:
+        self.needs_whole = why
+        raise Escalate(f"the work needs the whole store locked: {why}")
 
     def _open(self) -> None:
         import psycopg
@@ -151,12 +231,15 @@ class PostgresConnection:
 
         password = os.environ.get("PBEM_STORE_PASSWORD") or None
         try:
-            # the URL's own options (a search_path, say) kept, the lock timeout added
+            # the URL's own options (a search_path, say) kept, the lock timeout added, and
+            # every commit durable before the referee says so (a server set to
+            # synchronous_commit=off would lose acknowledged turns when it crashes)
             given = str(conninfo_to_dict(self.url).get("options") or "")
             self._raw = psycopg.connect(self.url, autocommit=True, row_factory=_row_factory,
                                         connect_timeout=10, password=password,
                                         application_name="pbem",
-                                        options=f"{given} -c lock_timeout={LOCK_TIMEOUT_MS}")
+                                        options=f"{given} -c lock_timeout={LOCK_TIMEOUT_MS} "
+                                                "-c synchronous_commit=on")
         except psycopg.Error as exc:
             raise _as_store_error(exc, f"cannot open the store {redact(self.url)}") from None
 
@@ -181,10 +264,20 @@ class PostgresConnection:
 
         # SQLite keeps a bool as 0 or 1: the same here, where the columns are integers
         values = tuple(int(p) if isinstance(p, bool) else p for p in parameters)
+        written = written_table(sql) if self.scope == GAMES else None
+        if written is not None:
+            verb, table = written
+            if table in GAME_TABLES and (not self.games_held or
+                                         (table == "games" and verb == "INSERT")):
+                self.escalate(f"{verb} {table} beyond the games it locked")
         try:
-            return self._raw.execute(to_postgresql(sql), values)
+            cursor = self._raw.execute(to_postgresql(sql), values)
         except psycopg.Error as exc:
             raise _as_store_error(exc, "the store") from None
+        if written is not None and written[1] not in GAME_TABLES | OWN_ROWS \
+                and cursor.rowcount > 0:
+            self.escalate(f"{written[0]} {written[1]}, shared by games or players")
+        return cursor
 
     def script(self, sql: str) -> None:
         """Several statements without parameters (a migration's DDL)."""
@@ -205,6 +298,13 @@ Connection = sqlite3.Connection | PostgresConnection
 
 #: what a failing statement may raise, on either engine, besides ``StoreError``
 DB_ERRORS: tuple[type[Exception], ...] = (sqlite3.Error, StoreError)
+
+
+def lock_game(conn: Connection, game_id: int) -> None:
+    """Before a game is read inside a ``GAMES`` transaction: its lock (PostgreSQL; SQLite
+    holds the whole store already)."""
+    if isinstance(conn, PostgresConnection):
+        conn.lock_game(game_id)
 
 
 def is_postgresql(conn: Connection) -> bool:

@@ -21,7 +21,7 @@ from pbem.records.replay import Replay, replay_game
 from pbem.records.rulesets import load_ruleset, preset_names
 from pbem.records.snapshot import dump_snapshot, load_snapshot
 from pbem.referee.clock import ClockSettings, ClockState
-from pbem.referee.store.engine import Connection, Row, insert_id
+from pbem.referee.store.engine import Connection, Row, StoreError, insert_id, lock_game
 from pbem.referee.store.offers import Offer, from_stored, stored
 from pbem.rules.game import GamePosition
 from pbem.rules.pieces import Side
@@ -80,6 +80,8 @@ class Game:
     clock_state: str | None = None
     #: whether the game counts for the ratings
     rated: bool = True
+    #: the row's version when read: every write of the row adds one (``claim``)
+    version: int = 0
 
     def headers(self, result: str | None = None) -> dict[str, object]:
         h: dict[str, object] = {
@@ -119,6 +121,9 @@ def ruleset_header(ruleset: Any) -> str | dict[str, object]:
 
 
 def load_game(conn: Connection, game_id: int) -> Game:
+    """The game as stored; inside a transaction on one game (PostgreSQL), its lock is taken
+    first, so that the game is read as the last host to work on it left it."""
+    lock_game(conn, game_id)
     row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         raise GameNotFound(f"there is no game {game_id}")
@@ -144,7 +149,20 @@ def load_game(conn: Connection, game_id: int) -> Game:
         clock_settings=row["clock_settings"],
         clock_state=row["clock_state"],
         rated=bool(row["rated"]),
+        version=int(row["version"]),
     )
+
+
+def claim(conn: Connection, game: Game) -> None:
+    """The unit that read ``game`` is the next to write it: its version goes up by one if
+    it is still the one read (a conditional update, which also holds the row until the
+    commit). Else another host's work wrote the game since: an update would be lost, so
+    the transaction is undone and done again (``store.retry``)."""
+    done = conn.execute("UPDATE games SET version = version + 1 WHERE id = ? AND version = ?",
+                        (game.id, game.version))
+    if done.rowcount != 1:
+        raise StoreError(f"game {game.id} changed after it was read (version {game.version}): "
+                         "another host's work; try again", code="store.retry")
 
 
 def insert_game(
@@ -293,7 +311,7 @@ def save_game(conn: Connection, game_id: int, *, record: str, offer: Offer | Non
     now = time.time()
     conn.execute(
         "UPDATE games SET record = ?, offer = ?, status = ?, result = ?, end_reason = ?, "
-        "updated_at = ?, finished_at = CASE WHEN ? = 'over' THEN "
+        "updated_at = ?, version = version + 1, finished_at = CASE WHEN ? = 'over' THEN "
         "CASE WHEN status = 'over' THEN COALESCE(finished_at, ?) ELSE ? END END WHERE id = ?",
         (record, stored(offer), status, result, end_reason, now, status, now, now, game_id),
     )
@@ -329,14 +347,15 @@ def last_turn(conn: Connection, game_id: int) -> tuple[int, str] | None:
 
 
 def save_clock(conn: Connection, game_id: int, state: ClockState) -> None:
-    conn.execute("UPDATE games SET clock_state = ? WHERE id = ?",
+    conn.execute("UPDATE games SET clock_state = ?, version = version + 1 WHERE id = ?",
                  (json.dumps(state.to_dict(), sort_keys=True), game_id))
 
 
 def start_clock(conn: Connection, game_id: int, settings: ClockSettings,
                 state: ClockState) -> None:
     conn.execute(
-        "UPDATE games SET clock_settings = ?, clock_state = ? WHERE id = ?",
+        "UPDATE games SET clock_settings = ?, clock_state = ?, version = version + 1 "
+        "WHERE id = ?",
         (json.dumps(settings.to_dict(), sort_keys=True),
          json.dumps(state.to_dict(), sort_keys=True), game_id),
     )

@@ -31,6 +31,8 @@ def open_marks(target: Path | str) -> Connection:
 def ensure_marks(db: Connection) -> None:
     """The marks' table, made when it is missing (committed at once)."""
     if isinstance(db, PostgresConnection):
+        if db.execute("SELECT to_regclass('imap_state') IS NOT NULL").fetchone()[0]:
+            return  # made: no store lock (a poll never waits for another host's game)
         db.execute("BEGIN")
         db.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
         db.execute(STATE_TABLE.replace("INTEGER", "BIGINT"))

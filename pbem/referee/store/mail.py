@@ -24,14 +24,19 @@ def handled_before(conn: Connection, message_id: str, mail_digest: str) -> bool:
 
 
 def add_message(conn: Connection, message_id: str, mail_digest: str, sender: str,
-                subject: str, raw: bytes) -> int:
-    """Keep a message as it came, before deciding what it means; its row id."""
-    new_id = insert_id(conn,
-        "INSERT INTO messages (message_id, digest, received_at, sender, subject, raw, outcome)"
-        " VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+                subject: str, raw: bytes) -> int | None:
+    """Keep a message as it came, before deciding what it means; its row id. None when the
+    very mail was handled before (``handled_before``), or is kept already but for a refusal
+    (the unique key ``messages_once``): two hosts taking one mail at once, the second waits
+    for the first's commit and finds it."""
+    if handled_before(conn, message_id, mail_digest):
+        return None
+    row = conn.execute(
+        "INSERT OR IGNORE INTO messages (message_id, digest, received_at, sender, subject, raw,"
+        " outcome) VALUES (?, ?, ?, ?, ?, ?, 'pending') RETURNING id",
         (message_id, mail_digest, time.time(), sender, subject, raw),
-    )
-    return new_id
+    ).fetchone()
+    return None if row is None else int(row[0])
 
 
 def set_outcome(conn: Connection, row: int, outcome: str, reason: str | None,

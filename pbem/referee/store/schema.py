@@ -4,9 +4,11 @@ On SQLite (the default), WAL mode and a busy timeout let several ``pbem mail`` p
 share the file; every incoming message is handled inside one ``BEGIN IMMEDIATE``
 transaction (writers queue up, none sees another's half-done work). On PostgreSQL
 (``store: postgresql://...`` in config.yaml, several hosts on one database) a write
-transaction takes the database's one advisory write lock for the same effect across
-hosts (``engine.WRITE_LOCK``). Schema changes are named migrations recorded in
-``schema_migrations``, the same steps on both engines, each applied in one transaction.
+transaction takes the database's advisory store lock for the same effect across hosts
+(``engine.WRITE_LOCK``); work on one game takes it shared and that game's own lock, so
+that hosts work on different games at once (``transaction``). Schema changes are named
+migrations recorded in ``schema_migrations``, the same steps on both engines, each
+applied in one transaction.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from pbem.referee.store.engine import (
-    WRITE_LOCK,
+    GAMES,
+    WHOLE,
     Connection,
+    Escalate,
     PostgresConnection,
     StoreError,
     is_url,
@@ -401,6 +405,19 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX tournament_boards_game ON tournament_boards(game_id);
         """,
     ),
+    (
+        "0013-game-versions-and-mail-once",
+        """
+        -- issue 28: several hosts work on different games at once (PostgreSQL). A game's
+        -- row version: every write of the row is conditional on the version its unit read
+        -- (games.save_game), so an update lost between two hosts is found, and done again
+        ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+        -- a mail is kept once (its Message-ID and digest), but for a refused one, read
+        -- again when sent again: two hosts cannot both take one mail
+        CREATE UNIQUE INDEX messages_once ON messages(message_id, digest)
+            WHERE outcome <> 'refused';
+        """,
+    ),
 )
 
 
@@ -513,9 +530,11 @@ def _check_exists(path: Path) -> None:
 
 def applied_migrations(conn: Connection) -> list[str]:
     if isinstance(conn, PostgresConnection):
-        with transaction(conn):  # two hosts starting at once: one makes the table
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
-                         "(name TEXT PRIMARY KEY, applied_at DOUBLE PRECISION)")
+        made = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()[0]
+        if not made:  # the store's lock only then: a host starting never waits for a game
+            with transaction(conn):  # two hosts starting at once: one makes the table
+                conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
+                             "(name TEXT PRIMARY KEY, applied_at DOUBLE PRECISION)")
     else:
         conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, "
@@ -583,11 +602,14 @@ def _statements(sql: str) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def transaction(conn: Connection) -> Iterator[Connection]:
+def transaction(conn: Connection, scope: str = WHOLE) -> Iterator[Connection]:
     """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls everything back. On
-    PostgreSQL: ``BEGIN`` and the database's write lock, held until the commit."""
+    PostgreSQL: ``BEGIN`` and the store's lock, held until the commit: exclusively
+    (``WHOLE``, SQLite's way), or shared with each game's own lock taken as the work reads
+    the game (``GAMES``: ``lock_game``; work beyond those games raises ``Escalate``, and
+    ``retried`` does it again with the whole store locked). SQLite always locks it whole."""
     if isinstance(conn, PostgresConnection):
-        with _pg_transaction(conn):
+        with _pg_transaction(conn, scope):
             yield conn
         return
     try:
@@ -613,28 +635,34 @@ STORE_ATTEMPTS = 3
 RETRIED = frozenset({"store.retry", "store.unreachable"})
 
 
-def retried(conn: Connection, work: Callable[[], T]) -> T:
-    """``work()`` inside one ``transaction``; run again from the start (a new transaction,
-    the connection opened anew when it dropped) when the store undid it by itself, up to
-    ``STORE_ATTEMPTS`` times. On SQLite no error is of those kinds: one run, as before."""
-    for attempt in range(1, STORE_ATTEMPTS + 1):
+def retried(conn: Connection, work: Callable[[], T], scope: str = WHOLE) -> T:
+    """``work()`` inside one ``transaction`` of ``scope``; run again from the start (a new
+    transaction, the connection opened anew when it dropped) when the store undid it by
+    itself, up to ``STORE_ATTEMPTS`` times, and with the whole store locked when a
+    ``GAMES`` transaction found work beyond its games (``Escalate``: not counted). On
+    SQLite no error is of those kinds: one run, as before."""
+    attempt = 1
+    while True:
         try:
-            with transaction(conn):
+            with transaction(conn, scope):
                 return work()
         except StoreError as exc:
-            if exc.code not in RETRIED or attempt == STORE_ATTEMPTS:
+            if exc.code == Escalate.code and scope == GAMES:
+                scope = WHOLE
+                continue
+            if exc.code not in RETRIED or attempt >= STORE_ATTEMPTS:
                 raise
             time.sleep(0.2 * attempt)
-    raise AssertionError("unreachable")
+            attempt += 1
 
 
 @contextlib.contextmanager
 def read_transaction(conn: Connection) -> Iterator[Connection]:
-    """A transaction without the write lock, for work that locks only the rows it takes
+    """A transaction without the store's lock, for work that locks only the rows it takes
     (``SELECT ... FOR UPDATE SKIP LOCKED``: the outbox's claims) on PostgreSQL; on
     SQLite the same as ``transaction``."""
     if isinstance(conn, PostgresConnection):
-        with _pg_transaction(conn, lock=False):
+        with _pg_transaction(conn, None):
             yield conn
         return
     with transaction(conn):
@@ -642,25 +670,28 @@ def read_transaction(conn: Connection) -> Iterator[Connection]:
 
 
 @contextlib.contextmanager
-def _pg_transaction(conn: PostgresConnection, lock: bool = True) -> Iterator[None]:
+def _pg_transaction(conn: PostgresConnection, scope: str | None) -> Iterator[None]:
     conn.reopen_if_broken()
-    conn.execute("BEGIN")
     try:
-        if lock:
-            conn.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
-        yield
-    except BaseException:
-        with contextlib.suppress(StoreError):
-            if not conn.broken:
-                conn.execute("ROLLBACK")
-        raise
-    try:
-        conn.execute("COMMIT")
-    except StoreError as exc:
-        with contextlib.suppress(StoreError):
-            if not conn.broken:
-                conn.execute("ROLLBACK")
-        raise StoreError(f"cannot commit to the store: {exc}", code=exc.code) from None
+        try:
+            conn.begin(scope)
+            yield
+            if conn.needs_whole is not None:  # an Escalate some caller caught: never commit
+                raise Escalate(f"the work needs the whole store locked: {conn.needs_whole}")
+        except BaseException:
+            with contextlib.suppress(StoreError):
+                if not conn.broken:
+                    conn.execute("ROLLBACK")
+            raise
+        try:
+            conn.execute("COMMIT")
+        except StoreError as exc:
+            with contextlib.suppress(StoreError):
+                if not conn.broken:
+                    conn.execute("ROLLBACK")
+            raise StoreError(f"cannot commit to the store: {exc}", code=exc.code) from None
+    finally:
+        conn.ended()
 
 
 @contextlib.contextmanager

@@ -30,7 +30,7 @@ from pbem.referee.config.options import Options
 from pbem.referee.intake.inbox import Incoming
 from pbem.referee.intake.orders import Order
 from pbem.referee.outgoing.mailer import Mailer
-from pbem.referee.store import standing_conditions
+from pbem.referee.store import games, standing_conditions
 from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Game, Player
 from pbem.referee.store.offers import Offer
@@ -126,6 +126,7 @@ class Unit:
     def for_game(cls, conn: Connection, config: Config, options: Options,
                  mailer: Mailer, now: datetime, game: Game, side: Side,
                  inc: Incoming | None = None, row: int | None = None) -> Unit:
+        games.claim(conn, game)  # ``game`` as read in this transaction, or done again
         unit = cls(conn, config, options, mailer, now, game.players[side].email, inc, row,
                    game=game, side=side, position=game.position, offer=game.offer,
                    offer_before=game.offer is not None)

@@ -93,6 +93,11 @@ class FeaturedTurn:
 #: once Moves are under way, a FeaturedTurn after a whole-turn action
 FeaturedState = Position | turns.TurnState | FeaturedTurn
 
+#: the refusal of a Move after the one that created a side's last Base in the same turn
+_OVER_IN_TURN = (
+    "the game ended the moment {} created its last Base: nothing more is played, not even "
+    "the rest of the turn"
+)
 _SINGLE = (
     "a set-up placement, a Rearrangement or a pass is the whole turn: "
     "nothing else may be joined to it with a comma"
@@ -145,6 +150,10 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
     ) -> tuple[FeaturedState, Resolved]:
         """``state``: the position before the first action, the rules' own TurnState once
         Moves are under way, a FeaturedTurn after a whole-turn action."""
+        if type(state) is _TurnState and type(text) is MoveText:  # a turn's next Move
+            if state.position.phase is Phase.OVER:
+                raise RuleError("turn.game-over", _OVER_IN_TURN.format(state.start.to_move.title))
+            return resolve_move(state, text)
         moving = type(text) in _MOVING_TYPES or isinstance(text, _MOVING)
         if type(state) is _TurnState or isinstance(state, turns.TurnState):
             if not moving:
@@ -164,11 +173,7 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
                 after, r = resolve_pass(state, text)
             return FeaturedTurn(state, after), r
         if moves.position.phase is Phase.OVER:
-            raise RuleError(
-                "turn.game-over",
-                f"the game ended the moment {moves.start.to_move.title} created its last "
-                "Base: nothing more is played, not even the rest of the turn",
-            )
+            raise RuleError("turn.game-over", _OVER_IN_TURN.format(moves.start.to_move.title))
         if type(text) is MoveText or isinstance(text, MoveText):
             return resolve_move(moves, text)
         assert isinstance(text, SacrificeText)  # the other moving action
