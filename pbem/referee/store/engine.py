@@ -84,9 +84,10 @@ _WRITE = re.compile(r"\s*(INSERT(?: OR \w+)? INTO|UPDATE|DELETE FROM)\s+(\w+)", 
 
 @functools.lru_cache(maxsize=1024)
 def written_table(sql: str) -> tuple[str, str] | None:
-    """(verb, table) of a statement that writes (INSERT, UPDATE, DELETE), else None."""
+    """(verb, table) of a statement that writes ('INSERT INTO', 'INSERT OR IGNORE INTO',
+    'UPDATE', 'DELETE FROM'), else None."""
     m = _WRITE.match(sql)
-    return None if m is None else (m.group(1).split()[0].upper(), m.group(2).lower())
+    return None if m is None else (" ".join(m.group(1).upper().split()), m.group(2).lower())
 
 
 class PostgresRow:
@@ -268,8 +269,12 @@ class PostgresConnection:
         if written is not None:
             verb, table = written
             if table in GAME_TABLES and (not self.games_held or
-                                         (table == "games" and verb == "INSERT")):
+                                         (table == "games" and verb == "INSERT INTO")):
                 self.escalate(f"{verb} {table} beyond the games it locked")
+            if verb == "INSERT INTO" and table not in GAME_TABLES | OWN_ROWS:
+                # a new shared row for sure: before it takes an id that the undone
+                # attempt would leave as a gap (challenge 2 would become challenge 3)
+                self.escalate(f"{verb} {table}, shared by games or players")
         try:
             cursor = self._raw.execute(to_postgresql(sql), values)
         except psycopg.Error as exc:
