@@ -131,6 +131,20 @@ _NOTE_RUN = re.compile(r"[^()\n]*")
 _MOVE = re.compile(rf"([PE])({SQUARE})({SQUARE})(?:\(([x+]?)([BPE])({SQUARE})([NESWU]?)(\)?))?")
 
 
+#: how the hot loop (``Scanner._read_chain``) makes the objects it makes most: by their
+#: ``__new__`` alone. Each is a ``quick`` class (``pbem.rules.values``), which builds the
+#: object in its ``__new__`` and whose ``__init__`` is ``object``'s, so that calling the
+#: class costs a third more than its ``__new__`` (the interpreter's call of ``__new__``,
+#: then of ``__init__``). Where a class is not made so, its ``__new__`` is the class.
+def _new_of(cls: type[Any]) -> Any:
+    return cls.__new__ if cls.__init__ is object.__init__ else (lambda _cls, *a: _cls(*a))
+
+
+_NEW_SQUARE: Any = _new_of(SquareText)
+_NEW_MOVE: Any = _new_of(MoveText)
+_NEW_EVENT: Any = _new_of(EventText)
+
+
 def square_end(text: str, p: int) -> int:
     """Where the square written at ``text[p]`` ends, or -1 (see ``SQUARE``)."""
     m = _SQUARE.match(text, p)
@@ -288,6 +302,7 @@ class Scanner:
         text = self.text
         moves: list[tuple[MoveText, int]] = []
         fast = _MOVE.match
+        new_square = _NEW_SQUARE
         line = self.line + self.offset
         if line != self.row_line:
             self.row_line = line
@@ -310,18 +325,20 @@ class Scanner:
                     _WORK[1] += 1
                     at = base + p + 1
                     to_at = at + len(frm)
-                    squares = (SquareText(frm, get(at) or span_on(spans, line, at)),
-                               SquareText(to, get(to_at) or span_on(spans, line, to_at)))
+                    squares = (
+                        new_square(SquareText, frm, get(at) or span_on(spans, line, at)),
+                        new_square(SquareText, to, get(to_at) or span_on(spans, line, to_at)))
                     events = None
                     if prefix is not None:
                         at = to_at + len(to) + 1
                         name_at = at + len(prefix) + 1
-                        events = (EventText(
-                            prefix, letter,
-                            SquareText(name, get(name_at) or span_on(spans, line, name_at)),
+                        events = (_NEW_EVENT(
+                            EventText, prefix, letter,
+                            new_square(SquareText, name,
+                                       get(name_at) or span_on(spans, line, name_at)),
                             facing or None, get(at) or span_on(spans, line, at)),)
                     at = base + p
-                    moves.append((MoveText(piece, squares, events,
+                    moves.append((_NEW_MOVE(MoveText, piece, squares, events,
                                            get(at) or span_on(spans, line, at)), end))
                     if after == "," and text[end + 1] in "PE":
                         p = end + 1
