@@ -75,6 +75,8 @@ GAME_TABLES = frozenset({"games", "players", "turns", "said", "conditions", "rol
 #: tables a ``games`` transaction may add rows to at any time: each row is its own (a mail
 #: kept once by its unique key, a reply queued, a report held, a hook's call, a failure)
 OWN_ROWS = frozenset({"messages", "outbox", "held_reports", "hook_calls", "failures"})
+#: the tables a ``games`` transaction writes without touching what games or players share
+UNSHARED = GAME_TABLES | OWN_ROWS
 #: every other table (accounts, reach, bounces, challenges, tournaments, ...) is shared by
 #: games or players: a ``games`` transaction that changes a row of one is done again with
 #: the whole store locked (``Escalate``)
@@ -160,12 +162,10 @@ def _as_store_error(exc: Exception, what: str) -> StoreError:
     if isinstance(exc, errors.LockNotAvailable):
         return StoreError(f"{what}: cannot lock the store: another host held it for "
                           f"{LOCK_TIMEOUT_MS // 1000} seconds")
-    if isinstance(exc, (errors.SerializationFailure, errors.DeadlockDetected)):
-        return StoreError(f"{what}: another host's work collided with this one "
-                          f"({type(exc).__name__}); try again", code="store.retry")
-    if isinstance(exc, errors.UniqueViolation):
-        # a unique key another host's committed work took meanwhile (two hosts made one
-        # account at once, say): done again, it finds that row
+    # a unique key another host's committed work took meanwhile (two hosts made one
+    # account at once, say) is such a collision too: done again, the work finds that row
+    if isinstance(exc, (errors.SerializationFailure, errors.DeadlockDetected,
+                        errors.UniqueViolation)):
         return StoreError(f"{what}: another host's work collided with this one "
                           f"({type(exc).__name__}); try again", code="store.retry")
     if isinstance(exc, psycopg.OperationalError):
@@ -271,7 +271,7 @@ class PostgresConnection:
             if table in GAME_TABLES and (not self.games_held or
                                          (table == "games" and verb == "INSERT INTO")):
                 self.escalate(f"{verb} {table} beyond the games it locked")
-            if verb == "INSERT INTO" and table not in GAME_TABLES | OWN_ROWS:
+            if verb == "INSERT INTO" and table not in UNSHARED:
                 # a new shared row for sure: before it takes an id that the undone
                 # attempt would leave as a gap (challenge 2 would become challenge 3)
                 self.escalate(f"{verb} {table}, shared by games or players")
@@ -279,8 +279,7 @@ class PostgresConnection:
             cursor = self._raw.execute(to_postgresql(sql), values)
         except psycopg.Error as exc:
             raise _as_store_error(exc, "the store") from None
-        if written is not None and written[1] not in GAME_TABLES | OWN_ROWS \
-                and cursor.rowcount > 0:
+        if written is not None and written[1] not in UNSHARED and cursor.rowcount > 0:
             self.escalate(f"{written[0]} {written[1]}, shared by games or players")
         return cursor
 

@@ -409,8 +409,9 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         "0013-game-versions-and-mail-once",
         """
         -- issue 28: several hosts work on different games at once (PostgreSQL). A game's
-        -- row version: every write of the row is conditional on the version its unit read
-        -- (games.save_game), so an update lost between two hosts is found, and done again
+        -- row version: every write of the row adds one, and a unit's first write is
+        -- conditional on the version it read (games.claim), so an update lost between two
+        -- hosts is found, and done again
         ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
         -- a mail is kept once (its Message-ID and digest), but for a refused one, read
         -- again when sent again: two hosts cannot both take one mail
