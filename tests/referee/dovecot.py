@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.referee.intake.imap_source import quote
+
 DOVECOT = "/usr/sbin/dovecot"
 USER = "referee"
 PASSWORD = "s3cret-pass word"
@@ -57,6 +59,14 @@ class Dovecot:
         imap = imaplib.IMAP4(self.host, self.imap_port, timeout=10)
         imap.login(self.user, self.password)
         return imap
+
+    def make_folder(self, name: str) -> None:
+        """A new folder on the server (its name quoted as IMAP needs)."""
+        client = self.client()
+        try:
+            assert client.create(quote(name))[0] == "OK"
+        finally:
+            client.logout()
 
     def log(self) -> str:
         path = self.root / "dovecot.log"

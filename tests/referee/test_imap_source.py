@@ -35,11 +35,7 @@ def server() -> Iterator[Dovecot]:
 def folder(server: Dovecot) -> str:
     """A fresh folder per test, so tests share one server and never each other's mail."""
     name = f"Orders {next(_folders)}"
-    client = server.client()
-    try:
-        assert client.create(quote(name))[0] == "OK"
-    finally:
-        client.logout()
+    server.make_folder(name)
     return name
 
 
@@ -242,11 +238,7 @@ def test_uidvalidity_change_falls_back_to_the_flag(server, folder, db):
 
 def test_marking_can_move_handled_mail_to_another_folder(server, folder, db):
     done = f"{folder} done"
-    client = server.client()
-    try:
-        assert client.create(quote(done))[0] == "OK"
-    finally:
-        client.logout()
+    server.make_folder(done)
     deliver(server, folder, 1, 2)
     assert len(poll(server, folder, db, move_to=done)) == 2
     assert flags_of(server, folder) == {}
@@ -257,11 +249,7 @@ def test_marking_can_move_handled_mail_to_another_folder(server, folder, db):
 
 def test_without_move_handled_mail_is_copied_and_marked_deleted(server, folder, db):
     done = f"{folder} done"
-    client = server.client()
-    try:
-        assert client.create(quote(done))[0] == "OK"
-    finally:
-        client.logout()
+    server.make_folder(done)
     deliver(server, folder, 1)
     with ImapSource(settings(server, folder, move_to=done), db) as session:
         # the same server, as one without MOVE looks: COPY, \Deleted, UID EXPUNGE

@@ -31,7 +31,7 @@ import pytest
 
 from tests import pgserver
 from tests.referee.conftest import REPO, MailPlayer, run_pbem
-from tests.referee.test_postgresql import _turns
+from tests.referee.test_postgresql import generated_turns
 
 EX_TEMPFAIL = 75
 
@@ -137,6 +137,28 @@ def _start(home: Path, *args: str, stdin: bytes = b"") -> subprocess.Popen[bytes
     return proc
 
 
+def _cut(server: pgserver.Server, fault: Callable[[pgserver.Server], None], home: Path,
+         url: str, seq: int, *args: str, stdin: bytes = b"") -> tuple[int, bytes, bytes]:
+    """``pbem ARGS`` started while game 1's turn ``seq`` is held (``_hold_turn``), and
+    ``fault`` done to the server once the referee waits inside its transaction there; the
+    exit code, stdout and stderr of the cut run."""
+    import psycopg
+
+    holder = _hold_turn(url, seq)
+    proc = _start(home, *args, stdin=stdin)
+    try:
+        _wait_for_blocked_writer(url, holder)
+        fault(server)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        with contextlib.suppress(psycopg.Error):
+            holder.close()
+    return proc.returncode, out, err
+
+
 def _game(home: Path, url: str, plies: int) -> tuple[dict[str, MailPlayer], list]:
     proc = run_pbem(home, "init", "--home", str(home), "--address", "referee@pbem.test",
                     "--store", url)
@@ -145,7 +167,7 @@ def _game(home: Path, url: str, plies: int) -> tuple[dict[str, MailPlayer], list
     proc = run_pbem(home, "new", "--ruleset", "classic", "--white", players["w"].address,
                     "--black", players["b"].address)
     assert proc.returncode == 0, proc.stderr.decode()
-    turns = _turns()
+    turns = generated_turns()
     for letter, text in turns[:plies]:
         for p in players.values():
             p.inbox = [m for m in _outbox(home) if m["To"] == p.address]
@@ -177,20 +199,9 @@ def test_the_server_gone_mid_transaction_mail_exits_75_and_the_retry_plays_once(
     message_id = email.message_from_bytes(mail)["Message-ID"]
     with psycopg.connect(url, autocommit=True) as db:
         queued = db.execute("SELECT count(*) FROM outbox").fetchone()[0]
-    holder = _hold_turn(url, 3)
-    proc = _start(home, "mail", "--mta", stdin=mail)
-    try:
-        _wait_for_blocked_writer(url, holder)
-        FAULTS[fault](server)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        with contextlib.suppress(psycopg.Error):
-            holder.close()
+    code, out, err = _cut(server, FAULTS[fault], home, url, 3, "mail", "--mta", stdin=mail)
     # the mail server is told to try again later; no traceback, the store named
-    assert proc.returncode == EX_TEMPFAIL, (out, err)
+    assert code == EX_TEMPFAIL, (out, err)
     assert b"Traceback" not in err and b"store" in err, err
     server.start_again()
     # nothing of the cut transaction: not the mail's row, not the turn, no reply queued
@@ -234,20 +245,10 @@ def test_a_burst_cut_by_a_server_kill_is_played_once_by_the_next_poll(
     plies = 6
     for letter, text in turns[:plies]:
         box.add(players[letter].reply(text + "\n"))
-    holder = _hold_turn(url, 3)  # the first two plies are committed, the third is cut
-    proc = _start(home, "poll", "--no-send")
-    try:
-        _wait_for_blocked_writer(url, holder)
-        _kill_postmaster(server)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        with contextlib.suppress(psycopg.Error):
-            holder.close()
+    # the first two plies are committed, the third is cut
+    code, out, err = _cut(server, _kill_postmaster, home, url, 3, "poll", "--no-send")
     # the store failed: the poll stops, the rest waits (exit 3, said without a traceback)
-    assert proc.returncode == 3, (out, err)
+    assert code == 3, (out, err)
     assert b"Traceback" not in err, err
     server.start_again()
     assert _labels(url) == ["1w", "1b"]  # committed before the kill: they stay

@@ -22,11 +22,7 @@ def server() -> Iterator[Dovecot]:
     if reason:
         pytest.skip(reason)
     with run_dovecot() as dovecot:
-        client = dovecot.client()
-        try:
-            assert client.create(quote(FOLDER))[0] == "OK"
-        finally:
-            client.logout()
+        dovecot.make_folder(FOLDER)
         yield dovecot
 
 

@@ -56,7 +56,7 @@ def _outbox(home: Path) -> list[email.message.Message]:
             for p in files]
 
 
-def _turns(name: str = "classic", seed: int = 9) -> list[tuple[str, str]]:
+def generated_turns(name: str = "classic", seed: int = 9) -> list[tuple[str, str]]:
     game = game_for(name)
     played = policy(name).generate(random.Random(seed), game.default_ruleset())
     return [(side.letter, format_turn(TurnText(texts))) for side, texts in played.turns]
@@ -120,7 +120,7 @@ def test_store_copy_moves_a_club_and_store_check_finds_damage(
     if pgserver.on_postgresql():
         pytest.skip("copies a SQLite home: the first run's")
     home = _init(tmp_path / "home")
-    _play(home, _turns(), 6)
+    _play(home, generated_turns(), 6)
     before = run_pbem(home, "show", "1").stdout
     assert run_pbem(home, "store", "check").returncode == 0
     url = server.new_database()
@@ -140,7 +140,7 @@ def test_store_copy_moves_a_club_and_store_check_finds_damage(
     mails = _outbox(home)
     white.receive(mails)
     black.receive(mails)
-    letter, text = _turns()[6]
+    letter, text = generated_turns()[6]
     proc = run_pbem(home, "mail", "--mta",
                     stdin=(white if letter == "w" else black).reply(text + "\n"))
     assert proc.returncode == 0 and proc.stdout.startswith(b"accepted"), proc
@@ -165,7 +165,7 @@ def test_mail_exits_75_when_the_database_cannot_be_reached(
     white.receive(_outbox(home))
     cfg = home / "config.yaml"
     cfg.write_text(cfg.read_text().replace(f":{server.port}/", f":{free_port()}/"))
-    letter, text = _turns()[0]
+    letter, text = generated_turns()[0]
     assert letter == "w"
     mail = white.reply(text + "\n")
     proc = run_pbem(home, "mail", "--mta", stdin=mail)
@@ -204,7 +204,7 @@ def test_a_dropped_connection_is_opened_anew_and_the_mail_handled(
         ended = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
                               "application_name = 'pbem'").fetchall()
     assert ended and all(r[0] for r in ended)
-    _, text = _turns()[0]
+    _, text = generated_turns()[0]
     handled = referee.handle(white.reply(text + "\n"))
     assert handled.outcome == "accepted", handled
     assert conn.execute("SELECT count(*) FROM turns WHERE seq > 0").fetchone()[0] == 1
@@ -250,7 +250,7 @@ def test_two_hosts_on_one_database_apply_every_turn_once_and_send_every_mail_onc
                         "--black", k.address, "--clock", "days 3, forfeit")
         assert proc.returncode == 0, proc.stderr.decode()
         players[g] = {"w": w, "b": k}
-    turns = _turns()[:rounds]
+    turns = generated_turns()[:rounds]
 
     def fetch() -> list[email.message.Message]:
         mails = _outbox(a) + _outbox(b)
@@ -346,7 +346,7 @@ def test_a_game_held_by_one_host_leaves_the_other_games_to_another_host(
         assert proc.returncode == 0, proc.stderr.decode()
         w.receive(_outbox(b))
         players[g] = w
-    letter, text = _turns()[0]
+    letter, text = generated_turns()[0]
     assert letter == "w"
     host_a = connect(url)
     watch = psycopg.connect(url, autocommit=True)

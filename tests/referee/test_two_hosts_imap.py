@@ -27,7 +27,7 @@ from pbem.referee.intake.imap_source import quote
 from tests import pgserver
 from tests.referee.conftest import REPO, MailPlayer, run_pbem
 from tests.referee.dovecot import Dovecot, run_dovecot, skip_reason
-from tests.referee.test_postgresql import _turns
+from tests.referee.test_postgresql import generated_turns
 
 FOLDER = "Shared orders"
 GAMES = 4
@@ -46,11 +46,7 @@ def servers() -> Iterator[tuple[pgserver.Server, Dovecot]]:
         pytest.skip("no PostgreSQL server can be started here (postgresql, psycopg)")
     try:
         with run_dovecot() as dovecot:
-            client = dovecot.client()
-            try:
-                assert client.create(quote(FOLDER))[0] == "OK"
-            finally:
-                client.logout()
+            dovecot.make_folder(FOLDER)
             yield pg, dovecot
     finally:
         pg.stop()
@@ -126,7 +122,7 @@ def test_two_hosts_polling_one_imap_folder_handle_every_message_once(
         assert proc.returncode == 0, proc.stderr.decode()
         players[g] = {"w": w, "b": k}
     assert run_pbem(a, "flush").returncode == 0
-    turns = _turns()[:PLIES]
+    turns = generated_turns()[:PLIES]
     db = psycopg.connect(url, autocommit=True)
 
     def applied() -> dict[int, int]:
