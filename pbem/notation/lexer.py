@@ -186,13 +186,17 @@ class Scanner:
         self.row: dict[int, Span] = {}
 
     # -- spans ----------------------------------------------------------------------
+    def _row_of(self, line: int) -> dict[int, Span]:
+        """The spans of ``line``, looked up once a line (callers test ``row_line`` first)."""
+        self.row_line = line
+        self.row = row(line)
+        return self.row
+
     def _span(self, p: int) -> Span:
         line = self.line + self.offset
-        if line != self.row_line:  # the spans of the line read now, looked up once a line
-            self.row_line = line
-            self.row = row(line)
-        return self.row.get(p - self.line_start + 1) or span_on(self.row, line,
-                                                                p - self.line_start + 1)
+        spans = self.row if line == self.row_line else self._row_of(line)
+        col = p - self.line_start + 1
+        return spans.get(col) or span_on(spans, line, col)
 
     def _square_text(self, p: int, end: int) -> SquareText:
         return SquareText(self.text[p:end], self._span(p))
@@ -304,10 +308,7 @@ class Scanner:
         fast = _MOVE.match
         new_square = _NEW_SQUARE
         line = self.line + self.offset
-        if line != self.row_line:
-            self.row_line = line
-            self.row = row(line)
-        spans = self.row
+        spans = self.row if line == self.row_line else self._row_of(line)
         get = spans.get
         base = 1 - self.line_start  # a column is base + an offset
         while True:
