@@ -126,9 +126,11 @@ _DIGITS = re.compile(r"\d+")
 #: the text of a parenthesised note, up to its ``)``
 _NOTE_RUN = re.compile(r"[^()\n]*")
 #: the move nearly every record writes, read in one bounded match: a piece, two squares,
-#: and the first event of a list written right after it (its closing parenthesis, if the
-#: list holds one event). Everything else is read square by square (``Scanner._move``).
-_MOVE = re.compile(rf"([PE])({SQUARE})({SQUARE})(?:\(([x+]?)([BPE])({SQUARE})([NESWU]?)(\)?))?")
+#: and the first event of a list written right after it, with the comma or parenthesis
+#: after it; each further event of the list is one match of ``_NEXT_EVENT``. Everything
+#: else is read square by square (``Scanner._move``).
+_MOVE = re.compile(rf"([PE])({SQUARE})({SQUARE})(?:\(([x+]?)([BPE])({SQUARE})([NESWU]?)([,)]))?")
+_NEXT_EVENT = re.compile(rf"([x+]?)([BPE])({SQUARE})([NESWU]?)([,)])")
 
 
 #: how the hot loop (``Scanner._read_chain``) makes the objects it makes most: by their
@@ -321,7 +323,7 @@ class Scanner:
                     usual = after != "(" and after != "o" and (
                         after not in FILES or _SQUARE.match(text, end) is None)
                 else:
-                    usual = bool(close) and (not facing or (not prefix and letter == "E"))
+                    usual = not facing or (not prefix and letter == "E")
                 if usual:
                     _WORK[1] += 1
                     at = base + p + 1
@@ -329,15 +331,33 @@ class Scanner:
                     squares = (
                         new_square(SquareText, frm, get(at) or span_on(spans, line, at)),
                         new_square(SquareText, to, get(to_at) or span_on(spans, line, to_at)))
-                    events = None
-                    if prefix is not None:
+                    events: Any = None
+                    if prefix is not None:  # its events, one by one up to the ')'
                         at = to_at + len(to) + 1
-                        name_at = at + len(prefix) + 1
-                        events = (_NEW_EVENT(
-                            EventText, prefix, letter,
-                            new_square(SquareText, name,
-                                       get(name_at) or span_on(spans, line, name_at)),
-                            facing or None, get(at) or span_on(spans, line, at)),)
+                        found = []
+                        while True:
+                            name_at = at + len(prefix) + 1
+                            found.append(_NEW_EVENT(
+                                EventText, prefix, letter,
+                                new_square(SquareText, name,
+                                           get(name_at) or span_on(spans, line, name_at)),
+                                facing or None, get(at) or span_on(spans, line, at)))
+                            if close == ")":
+                                events = tuple(found)
+                                after = text[end]
+                                break
+                            _WORK[1] += 1
+                            n = _NEXT_EVENT.match(text, end)
+                            if n is None:
+                                usual = False
+                                break
+                            prefix, letter, name, facing, close = n.groups()
+                            if facing and (prefix or letter != "E"):
+                                usual = False
+                                break
+                            at = base + end
+                            end = n.end()
+                if usual:
                     at = base + p
                     moves.append((_NEW_MOVE(MoveText, piece, squares, events,
                                            get(at) or span_on(spans, line, at)), end))
