@@ -131,6 +131,8 @@ _NOTE_RUN = re.compile(r"[^()\n]*")
 #: else is read square by square (``Scanner._move``).
 _MOVE = re.compile(rf"([PE])({SQUARE})({SQUARE})(?:\(([x+]?)([BPE])({SQUARE})([NESWU]?)([,)]))?")
 _NEXT_EVENT = re.compile(rf"([x+]?)([BPE])({SQUARE})([NESWU]?)([,)])")
+#: a set-up pair, ``1.Bh11 Bh2,``, in one match
+_PLACED_PAIR = re.compile(rf"(\d++)\.([BPE])({SQUARE})[ \t]++([BPE])({SQUARE}),")
 
 
 #: how the hot loop (``Scanner._read_chain``) makes the objects it makes most: by their
@@ -730,29 +732,18 @@ class Scanner:
 
     def _placed_pair(self, p: int) -> tuple[tuple[Any, ...] | None, int]:
         _WORK[1] += 1
-        text = self.text
-        q = p
-        while text[q].isdecimal():
-            q += 1
-        if q == p or text[q] != "." or text[q + 1] not in PIECES:
+        m = _PLACED_PAIR.match(self.text, p)
+        if m is None or not self._ends_turn(m.end() - 1):
             return None, -1
-        white_at = q + 1
-        white_end = square_end(text, white_at + 1)
-        if white_end < 0 or text[white_end] not in " \t":
-            return None, -1
-        black_at = white_end
-        while text[black_at] in " \t":
-            black_at += 1
-        if text[black_at] not in PIECES:
-            return None, -1
-        black_end = square_end(text, black_at + 1)
-        if black_end < 0 or text[black_end] != "," or not self._ends_turn(black_end):
-            return None, -1
+        number, white, white_square, black, black_square = m.groups()
+        white_at = m.start(2)
+        black_at = m.start(4)
+        black_end = m.end() - 1
         pair = (
-            int(text[p:q]), self._span(p),
-            PlacementText(text[white_at], self._square_text(white_at + 1, white_end),
+            int(number), self._span(p),
+            PlacementText(white, SquareText(white_square, self._span(white_at + 1)),
                           self._span(white_at)),
-            PlacementText(text[black_at], self._square_text(black_at + 1, black_end),
+            PlacementText(black, SquareText(black_square, self._span(black_at + 1)),
                           self._span(black_at)),
             self._span(black_end),
         )
