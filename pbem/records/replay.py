@@ -128,14 +128,15 @@ def ruleset_of(
     headers: dict[str, Any],
     default: GameRuleset | None = None,
     base: Path | None = None,
-    spans: dict[str, Span] | None = None,
+    spans: Callable[[], dict[str, Span]] | None = None,
 ) -> GameRuleset | None:
     """The front matter's ruleset (a preset, a file, or a mapping), else ``default``; a
     ``setup:`` key (a custom opening, square -> piece) is the ruleset's ``setup`` option.
 
     A file must lie in ``base``, the record's folder; a record that is no file (a
     stored game, a text) may name presets and mappings only. An error in either key
-    is placed where ``spans`` says that key's value is written.
+    is placed where ``spans()`` says that key's value is written (asked only then:
+    finding each key's line would cost every valid record for nothing).
     """
     spec = headers.get("ruleset")
     key = "ruleset"
@@ -148,8 +149,9 @@ def ruleset_of(
         if "setup" in headers:
             ruleset = game_of(ruleset).ruleset_from({"setup": headers["setup"]}, ruleset)
     except PbemError as exc:
-        if spans and key in spans:  # the record's own line, not one of a ruleset file
-            exc.span = spans[key]
+        where = spans() if spans is not None else {}
+        if key in where:  # the record's own line, not one of a ruleset file
+            exc.span = where[key]
         raise
     return ruleset
 
@@ -169,7 +171,7 @@ def replay_game(
     ``READING_BUDGET`` actions played).
     """
     try:
-        ruleset = ruleset_of(game.headers, default_ruleset, base, game.header_spans)
+        ruleset = ruleset_of(game.headers, default_ruleset, base, lambda: game.header_spans)
     except PbemError as exc:
         replay = Replay(headers=dict(game.headers), ruleset=None)
         replay.error = GameError(exc.message, exc.code, exc.span or game.header_span)
@@ -437,6 +439,8 @@ def replay_turn(
 
 #: Side.letter, by side: the walker labels every entry and turn
 _LETTER = ("w", "b")
+# module names: on Python 3.11 ``Side.WHITE`` costs a call of EnumType's __getattr__ hook
+_WHITE, _BLACK, _OVER = Side.WHITE, Side.BLACK, Phase.OVER
 
 
 class _Walker:
@@ -550,9 +554,9 @@ class _Walker:
     def entry(self, entry: EntryText) -> None:
         position = self.position
         number, side = position.turn_number(), position.to_move  # what the walk expects
-        first = Side.WHITE if entry.white is not None else Side.BLACK
+        first = _WHITE if entry.white is not None else _BLACK
         label = f"{entry.number}{_LETTER[first]}"
-        if position.phase is Phase.OVER:
+        if position.phase is _OVER:
             self.fail(
                 f"the game is over ({self.over_words()}): nothing more may be played",
                 "turn.game-over",
@@ -588,9 +592,9 @@ class _Walker:
                 )
             )
         if entry.white is not None:
-            self.turn(entry.white, Side.WHITE, number)
+            self.turn(entry.white, _WHITE, number)
         if entry.black is not None:
-            if self.position.phase is Phase.OVER:
+            if self.position.phase is _OVER:
                 self.fail(
                     f"the game is over ({self.over_words()}): Black's turn is never played",
                     "turn.game-over",
@@ -598,7 +602,7 @@ class _Walker:
                     f"{number}b",
                     format_action(entry.black.actions[0]),
                 )
-            self.turn(entry.black, Side.BLACK, number)
+            self.turn(entry.black, _BLACK, number)
 
     def turn(self, turn: TurnText, side: Side, number: int) -> None:
         label = f"{number}{_LETTER[side]}"

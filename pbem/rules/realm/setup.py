@@ -19,13 +19,18 @@ from pbem.rules.pieces import Kind, Side, base, power
 from pbem.rules.realm.actions import BaseCreated, Event, Placement
 from pbem.rules.realm.position import Position, bump
 
+# Enum members as module names: on Python 3.11 ``Kind.POWER`` goes through EnumType's
+# __getattr__ hook (some 0.1 us, ten times a global), and these run hundreds of times a game
+_BASE, _POWER = Kind.BASE, Kind.POWER
+_SETUP, _PLAY, _WHITE, _BLACK = Phase.SETUP, Phase.PLAY, Side.WHITE, Side.BLACK
+
 
 def expected_kind(position: Position) -> Kind:
     """What the side to move places next: all set-up Bases first, then Powers."""
     rs = position.ruleset
     if min(position.bases_created) < rs.setup_bases:
-        return Kind.BASE
-    return Kind.POWER
+        return _BASE
+    return _POWER
 
 
 def own_base_realms(position: Position, side: Side) -> list[int]:
@@ -100,7 +105,7 @@ def _power_square_legal(position: Position, side: Side, sq: int) -> bool:
 
 def apply_placement(position: Position, placement: Placement) -> tuple[Position, list[Event]]:
     side = position.to_move
-    if position.phase is not Phase.SETUP:
+    if position.phase is not _SETUP:
         raise RuleError("setup.over", "set-up is over: pieces are no longer placed, they move")
     kind = expected_kind(position)
     sq = placement.square
@@ -113,7 +118,7 @@ def apply_placement(position: Position, placement: Placement) -> tuple[Position,
     board = list(position.board)
     bases, powers = position.bases_created, position.powers_placed
     events: list[Event] = []
-    if kind is Kind.BASE:
+    if kind is _BASE:
         name = square_name(sq)
         realm = REALM_OF[sq]
         if not IS_CENTER[sq]:
@@ -136,9 +141,9 @@ def apply_placement(position: Position, placement: Placement) -> tuple[Position,
         powers = bump(powers, side)
     # the next to place: the other side, or, once every Power is placed, the first to move
     rs = position.ruleset
-    phase, to_move = Phase.SETUP, Side.BLACK if side is Side.WHITE else Side.WHITE
+    phase, to_move = _SETUP, _BLACK if side is _WHITE else _WHITE
     if powers == (rs.powers, rs.powers):
-        phase, to_move = Phase.PLAY, Side.BLACK if rs.second_player_first else Side.WHITE
+        phase, to_move = _PLAY, _BLACK if rs.second_player_first else _WHITE
     after = Position(
         rs, tuple(board), phase, to_move, bases, powers, position.enforcers_created,
         position.captured, position.sacrificed, position.rearranged, position.ply + 1,
