@@ -135,11 +135,12 @@ _NEXT_EVENT = re.compile(rf"([x+]?)([BPE])({SQUARE})([NESWU]?)([,)])")
 _PLACED_PAIR = re.compile(rf"(\d++)\.([BPE])({SQUARE})[ \t]++([BPE])({SQUARE}),")
 
 
-#: how the hot loop (``Scanner._read_chain``) makes the objects it makes most: by their
-#: ``__new__`` alone. Each is a ``quick`` class (``pbem.rules.values``), which builds the
-#: object in its ``__new__`` and whose ``__init__`` is ``object``'s, so that calling the
-#: class costs a third more than its ``__new__`` (the interpreter's call of ``__new__``,
-#: then of ``__init__``). Where a class is not made so, its ``__new__`` is the class.
+#: how the hot paths (``Scanner._read_chain``, ``_placed_pair``) make the objects they
+#: make most: by their ``__new__`` alone. Each is a ``quick`` class (``pbem.rules.values``),
+#: which builds the object in its ``__new__`` and whose ``__init__`` is ``object``'s, so
+#: that calling the class costs a third more than its ``__new__`` (the interpreter's call
+#: of ``__new__``, then of ``__init__``). Where a class is not made so, its ``__new__`` is
+#: the class.
 def _new_of(cls: type[Any]) -> Any:
     return cls.__new__ if cls.__init__ is object.__init__ else (lambda _cls, *a: _cls(*a))
 
@@ -147,6 +148,7 @@ def _new_of(cls: type[Any]) -> Any:
 _NEW_SQUARE: Any = _new_of(SquareText)
 _NEW_MOVE: Any = _new_of(MoveText)
 _NEW_EVENT: Any = _new_of(EventText)
+_NEW_PLACEMENT: Any = _new_of(PlacementText)
 
 
 def square_end(text: str, p: int) -> int:
@@ -724,18 +726,27 @@ class Scanner:
         if m is None or not self._ends_turn(m.end() - 1):
             return None, -1
         number, white, white_square, black, black_square = m.groups()
-        white_at = m.start(2)
-        black_at = m.start(4)
-        black_end = m.end() - 1
+        line = self.line + self.offset
+        spans = self.row if line == self.row_line else self._row_of(line)
+        get = spans.get
+        base = 1 - self.line_start  # a column is base + an offset
+        at, white_at, black_at, comma_at = (
+            base + p, base + m.start(2), base + m.start(4), base + m.end() - 1)
         pair = (
-            int(number), self._span(p),
-            PlacementText(white, SquareText(white_square, self._span(white_at + 1)),
-                          self._span(white_at)),
-            PlacementText(black, SquareText(black_square, self._span(black_at + 1)),
-                          self._span(black_at)),
-            self._span(black_end),
+            int(number), get(at) or span_on(spans, line, at),
+            _NEW_PLACEMENT(
+                PlacementText, white,
+                _NEW_SQUARE(SquareText, white_square,
+                            get(white_at + 1) or span_on(spans, line, white_at + 1)),
+                get(white_at) or span_on(spans, line, white_at)),
+            _NEW_PLACEMENT(
+                PlacementText, black,
+                _NEW_SQUARE(SquareText, black_square,
+                            get(black_at + 1) or span_on(spans, line, black_at + 1)),
+                get(black_at) or span_on(spans, line, black_at)),
+            get(comma_at) or span_on(spans, line, comma_at),
         )
-        return pair, black_end + 1
+        return pair, m.end()
 
     def _other(self, p: int, c: str) -> Token:
         text = self.text
