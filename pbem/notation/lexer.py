@@ -126,9 +126,13 @@ _DIGITS = re.compile(r"\d+")
 #: the text of a parenthesised note, up to its ``)``
 _NOTE_RUN = re.compile(r"[^()\n]*")
 #: the move nearly every record writes, read in one bounded match: a piece, two squares,
-#: and the first event of a list written right after it (its closing parenthesis, if the
-#: list holds one event). Everything else is read square by square (``Scanner._move``).
-_MOVE = re.compile(rf"([PE])({SQUARE})({SQUARE})(?:\(([x+]?)([BPE])({SQUARE})([NESWU]?)(\)?))?")
+#: and the first event of a list written right after it, with the comma or parenthesis
+#: after it; each further event of the list is one match of ``_NEXT_EVENT``. Everything
+#: else is read square by square (``Scanner._move``).
+_MOVE = re.compile(rf"([PE])({SQUARE})({SQUARE})(?:\(([x+]?)([BPE])({SQUARE})([NESWU]?)([,)]))?")
+_NEXT_EVENT = re.compile(rf"([x+]?)([BPE])({SQUARE})([NESWU]?)([,)])")
+#: a set-up pair, ``1.Bh11 Bh2,``, in one match
+_PLACED_PAIR = re.compile(rf"(\d++)\.([BPE])({SQUARE})[ \t]++([BPE])({SQUARE}),")
 
 
 #: how the hot loop (``Scanner._read_chain``) makes the objects it makes most: by their
@@ -321,7 +325,7 @@ class Scanner:
                     usual = after != "(" and after != "o" and (
                         after not in FILES or _SQUARE.match(text, end) is None)
                 else:
-                    usual = bool(close) and (not facing or (not prefix and letter == "E"))
+                    usual = not facing or (not prefix and letter == "E")
                 if usual:
                     _WORK[1] += 1
                     at = base + p + 1
@@ -329,15 +333,33 @@ class Scanner:
                     squares = (
                         new_square(SquareText, frm, get(at) or span_on(spans, line, at)),
                         new_square(SquareText, to, get(to_at) or span_on(spans, line, to_at)))
-                    events = None
-                    if prefix is not None:
+                    events: Any = None
+                    if prefix is not None:  # its events, one by one up to the ')'
                         at = to_at + len(to) + 1
-                        name_at = at + len(prefix) + 1
-                        events = (_NEW_EVENT(
-                            EventText, prefix, letter,
-                            new_square(SquareText, name,
-                                       get(name_at) or span_on(spans, line, name_at)),
-                            facing or None, get(at) or span_on(spans, line, at)),)
+                        found = []
+                        while True:
+                            name_at = at + len(prefix) + 1
+                            found.append(_NEW_EVENT(
+                                EventText, prefix, letter,
+                                new_square(SquareText, name,
+                                           get(name_at) or span_on(spans, line, name_at)),
+                                facing or None, get(at) or span_on(spans, line, at)))
+                            if close == ")":
+                                events = tuple(found)
+                                after = text[end]
+                                break
+                            _WORK[1] += 1
+                            n = _NEXT_EVENT.match(text, end)
+                            if n is None:
+                                usual = False
+                                break
+                            prefix, letter, name, facing, close = n.groups()
+                            if facing and (prefix or letter != "E"):
+                                usual = False
+                                break
+                            at = base + end
+                            end = n.end()
+                if usual:
                     at = base + p
                     moves.append((_NEW_MOVE(MoveText, piece, squares, events,
                                            get(at) or span_on(spans, line, at)), end))
@@ -431,13 +453,13 @@ class Scanner:
                 return
             c = text[p]
             if self.parens and c in "PEBx+,;)":
-                yield from self._in_parens(p, c)
+                yield self._in_parens(p, c)
             elif c in "PE":
                 yield from self._actions(p)
             elif c in DIGITS or c.isdecimal():
-                yield from self._numbered(p)
+                yield self._numbered(p)
             else:
-                yield from self._other(p, c)
+                yield self._other(p, c)
             if self.last == "BAD":
                 return
 
@@ -449,48 +471,39 @@ class Scanner:
     def _bad(self, p: int) -> Token:
         return self._emit(self._token("BAD", p, p + 1), p + 1)
 
-    def _in_parens(self, p: int, c: str) -> Iterator[Token]:
+    def _in_parens(self, p: int, c: str) -> Token:
         """Inside an event list, a Rearrangement or a sacrifice: pieces at squares only."""
         text = self.text
         if c == ",":
-            yield self._emit(self._token("COMMA", p, p + 1), p + 1)
-            return
+            return self._emit(self._token("COMMA", p, p + 1), p + 1)
         if c == ";":
-            yield self._emit(self._token("SEMICOLON", p, p + 1), p + 1)
-            return
+            return self._emit(self._token("SEMICOLON", p, p + 1), p + 1)
         if c == ")":
             self.parens -= 1
-            yield self._emit(self._token("RPAR", p, p + 1), p + 1)
-            return
+            return self._emit(self._token("RPAR", p, p + 1), p + 1)
         prefix = c if c in "x+" else ""
         q = p + len(prefix)
         if text[q] not in PIECES:
-            yield self._bad(p)
-            return
+            return self._bad(p)
         end = square_end(text, q + 1)
         if end < 0:
-            yield self._bad(p)
-            return
+            return self._bad(p)
         square = self._square_text(q + 1, end)
         if prefix:
             kind = "TAKEN_AT" if prefix == "x" else "BROUGHT_AT"
-            yield self._emit(self._syntax(kind, p, end, (prefix, text[q], square, None)), end)
+            return self._emit(self._syntax(kind, p, end, (prefix, text[q], square, None)), end)
         elif c == "E" and text[end] in FACINGS:
-            yield self._emit(self._syntax("ENFORCER_AT", p, end + 1, ("", c, square, text[end])),
+            return self._emit(self._syntax("ENFORCER_AT", p, end + 1, ("", c, square, text[end])),
                              end + 1)
         else:
-            yield self._emit(self._syntax("PIECE_AT", p, end, ("", c, square, None)), end)
+            return self._emit(self._syntax("PIECE_AT", p, end, ("", c, square, None)), end)
 
-    def _actions(self, p: int) -> Iterator[Token]:
+    def _actions(self, p: int) -> list[Token]:
         """Moves from ``p``: one token for those packed, as the smaller tokens would read."""
         moves, placed = self._chain(p)
         if not moves:
-            if placed < 0:
-                yield self._word(p, self.text[p])
-            else:
-                yield self._placement(p, placed)
-            return
-        yield from self._moves_out(moves, p)
+            return [self._word(p, self.text[p]) if placed < 0 else self._placement(p, placed)]
+        return self._moves_out(moves, p)
 
     def _placement(self, p: int, end: int) -> Token:
         square = self._square_text(p + 1, end)
@@ -500,30 +513,33 @@ class Scanner:
                               end + 1)
         return self._emit(self._syntax("PIECE_AT", p, end, ("", piece, square, None)), end)
 
-    def _moves_out(self, moves: list[tuple[MoveText, int]], p: int) -> Iterator[Token]:
+    def _moves_out(self, moves: list[tuple[MoveText, int]], p: int) -> list[Token]:
         """Hand out the moves of a chain from ``p``: one ``MOVE_RUN`` for them all, but a last
         move without events is a ``MOVE`` of its own, as it would be token by token (an
         event list may follow it written apart, ``Pa1a2,Pb1b2 (Bh5)``, and the parser's
         state after it, and so any error's words, are those of a ``MOVE``)."""
+        out = []
         run = len(moves)
         if moves[-1][0].events is None:
             run -= 1
         start = p
         if run > 1:
             end = moves[run - 1][1]
-            yield self._emit(self._syntax("MOVE_RUN", p, end, [m for m, _ in moves[:run]]), end)
+            out.append(self._emit(self._syntax("MOVE_RUN", p, end, [m for m, _ in moves[:run]]),
+                                  end))
             start = end + 1
         else:
             run = 0
         for i in range(run, len(moves)):
             if i:
-                yield self._emit(self._token("COMMA", start - 1, start), start)
+                out.append(self._emit(self._token("COMMA", start - 1, start), start))
             move, end = moves[i]
             kind = "MOVE" if move.events is None else "MOVE_EVENTS"
-            yield self._emit(self._syntax(kind, start, end, move), end)
+            out.append(self._emit(self._syntax(kind, start, end, move), end))
             start = end + 1
+        return out
 
-    def _numbered(self, p: int) -> Iterator[Token]:
+    def _numbered(self, p: int) -> Token:
         """A move number (and the entry packed after it), a Black move number, a result."""
         text = self.text
         digits = _DIGITS.match(text, p)
@@ -535,13 +551,11 @@ class Scanner:
         if c and c in "PER":  # the usual entry: "7.Pi10i6(Bh5)..." (never a Black number)
             packed = self._packed_entry(p, dot)
             if packed is not None:
-                yield from packed
-                return
+                return packed
         if c and c in PIECES:
             pairs = self._placed_pairs(p)
-            if pairs:
-                yield from pairs
-                return
+            if pairs is not None:
+                return pairs
         # "7...", "7…", "7. ...": Black's turn opens the entry
         r = q
         if text[r] == ".":
@@ -550,19 +564,15 @@ class Scanner:
                 r += 1
         if text.startswith("...", r) or text[r] == "…":
             end = r + (1 if text[r] == "…" else 3)
-            yield self._emit(self._token("BLACKNUM", p, end), end)
-            return
+            return self._emit(self._token("BLACKNUM", p, end), end)
         if text.startswith("...", q) or text[q] == "…":
             end = q + (1 if text[q] == "…" else 3)
-            yield self._emit(self._token("BLACKNUM", p, end), end)
-            return
+            return self._emit(self._token("BLACKNUM", p, end), end)
         result = self._result(p)
         if result > 0:
-            yield self._emit(self._token("RESULT", p, result), result)
-            return
+            return self._emit(self._token("RESULT", p, result), result)
         if text[q] != ".":
-            yield self._bad(p)
-            return
+            return self._bad(p)
         # "7.", or with a stray comma or full stop a scan left ("7.,", "7..")
         end = dot
         r = dot
@@ -570,7 +580,7 @@ class Scanner:
             r += 1
         if text[r] in ",." and r < self.n:
             end = r + 1
-        yield self._emit(self._token("MOVENUM", p, end), end)
+        return self._emit(self._token("MOVENUM", p, end), end)
 
     def _result(self, p: int) -> int:
         """The end of a result at ``p`` with any stray comma or full stop after it, or -1."""
@@ -595,7 +605,7 @@ class Scanner:
             return None, -1
         return moves, moves[-1][1]
 
-    def _packed_entry(self, p: int, dot: int, marker: int = -1) -> list[Token] | None:
+    def _packed_entry(self, p: int, dot: int, marker: int = -1) -> Token | None:
         """``7.Pg5g9(Bh8)/`` (``WHITE_HALF``) or ``7.Pg5g9(Bh8)/Pc5c2`` (``FULL_ENTRY``; white
         space, even a line's end, may stand after the slash), with the syntax of its turns;
         several whole entries one after the other, white space between them, are one
@@ -613,7 +623,7 @@ class Scanner:
                 return None
             syntax = (int(self.text[p:dot - 1]), _packed_turn(white), self._span(p))
             tok = self._syntax("WHITE_HALF", p, slash + 1, syntax)
-            return [self._emit(tok, slash + 1)]
+            return self._emit(tok, slash + 1)
         entries: list[Any] = []
         start = p
         if first is not None:
@@ -644,7 +654,7 @@ class Scanner:
         _WORK[0] += 1
         tok = Syntax(kind, self.text[start:end], start, line, start - line_start + 1)
         tok.syntax = entries[0] if len(entries) == 1 else entries
-        return [self._emit(tok, end)]
+        return self._emit(tok, end)
 
     def _marker_text(self, p: int, end: int) -> ListMarkerText:
         return ListMarkerText(self.text[p:end].strip(), self._span(p))
@@ -685,7 +695,7 @@ class Scanner:
         number = int(text[p:dot - 1])
         return (number, _packed_turn(white), [m for m, _ in moves], span), end
 
-    def _placed_pairs(self, p: int) -> list[Token]:
+    def _placed_pairs(self, p: int) -> Token | None:
         """``1.Bh11 Bh2,`` (``PLACED_PAIR``) and several such pairs on a line, spaces
         between (``PLACED_RUN``): their entries; [] where there is none."""
         pairs = []
@@ -704,93 +714,80 @@ class Scanner:
             if q == stop or not self.text[q].isdecimal():
                 break
         if not pairs:
-            return []
+            return None
         kind = "PLACED_PAIR" if len(pairs) == 1 else "PLACED_RUN"
-        return [self._emit(self._syntax(kind, p, end, pairs), end)]
+        return self._emit(self._syntax(kind, p, end, pairs), end)
 
     def _placed_pair(self, p: int) -> tuple[tuple[Any, ...] | None, int]:
         _WORK[1] += 1
-        text = self.text
-        q = p
-        while text[q].isdecimal():
-            q += 1
-        if q == p or text[q] != "." or text[q + 1] not in PIECES:
+        m = _PLACED_PAIR.match(self.text, p)
+        if m is None or not self._ends_turn(m.end() - 1):
             return None, -1
-        white_at = q + 1
-        white_end = square_end(text, white_at + 1)
-        if white_end < 0 or text[white_end] not in " \t":
-            return None, -1
-        black_at = white_end
-        while text[black_at] in " \t":
-            black_at += 1
-        if text[black_at] not in PIECES:
-            return None, -1
-        black_end = square_end(text, black_at + 1)
-        if black_end < 0 or text[black_end] != "," or not self._ends_turn(black_end):
-            return None, -1
+        number, white, white_square, black, black_square = m.groups()
+        white_at = m.start(2)
+        black_at = m.start(4)
+        black_end = m.end() - 1
         pair = (
-            int(text[p:q]), self._span(p),
-            PlacementText(text[white_at], self._square_text(white_at + 1, white_end),
+            int(number), self._span(p),
+            PlacementText(white, SquareText(white_square, self._span(white_at + 1)),
                           self._span(white_at)),
-            PlacementText(text[black_at], self._square_text(black_at + 1, black_end),
+            PlacementText(black, SquareText(black_square, self._span(black_at + 1)),
                           self._span(black_at)),
             self._span(black_end),
         )
         return pair, black_end + 1
 
-    def _other(self, p: int, c: str) -> Iterator[Token]:
+    def _other(self, p: int, c: str) -> Token:
         text = self.text
         if c == "(":
-            yield self._paren(p)
+            return self._paren(p)
         elif c == ")":
-            yield self._emit(self._token("RPAR", p, p + 1), p + 1)
+            return self._emit(self._token("RPAR", p, p + 1), p + 1)
         elif c == ",":
             kind = "END_COMMA" if self._ends_turn(p) else "COMMA"
-            yield self._emit(self._token(kind, p, p + 1), p + 1)
+            return self._emit(self._token(kind, p, p + 1), p + 1)
         elif c == "/":
-            yield self._emit(self._token("SLASH", p, p + 1), p + 1)
+            return self._emit(self._token("SLASH", p, p + 1), p + 1)
         elif c == ";":
-            yield self._emit(self._token("SEMICOLON", p, p + 1), p + 1)
+            return self._emit(self._token("SEMICOLON", p, p + 1), p + 1)
         elif c == "{":
             end = text.find("}", p, self.n)
             _WORK[1] += (end if end >= 0 else self.n) - p
             if end < 0:
-                yield self._bad(p)
-                return
+                return self._bad(p)
             tok = self._token("COMMENT", p, end + 1)
             self._lines_in(p, end + 1)
-            yield self._emit(tok, end + 1)
+            return self._emit(tok, end + 1)
         elif c == "[":
             self.brackets += 1
             if self.brackets > MAX_DEPTH:
-                yield self._emit(self._token("DEEP", p, p + 1), p + 1)
-                return
-            yield self._emit(self._token("LSQB", p, p + 1), p + 1)
+                return self._emit(self._token("DEEP", p, p + 1), p + 1)
+            return self._emit(self._token("LSQB", p, p + 1), p + 1)
         elif c == "]":
             self.brackets -= 1
-            yield self._emit(self._token("RSQB", p, p + 1), p + 1)
+            return self._emit(self._token("RSQB", p, p + 1), p + 1)
         elif c in "!?":
             for mark in MARKS:
                 if text.startswith(mark, p):
-                    yield self._emit(self._token("MARK", p, p + len(mark)), p + len(mark))
-                    return
+                    return self._emit(self._token("MARK", p, p + len(mark)), p + len(mark))
+            return self._bad(p)  # not reached: "!" and "?" are marks themselves
         elif c == ".":
             r = p + 1
             while text[r] in " \t":
                 r += 1
             _WORK[1] += r - p
             if r >= self.n or text[r] == "\n" or (text[r] == "\r" and text[r + 1] == "\n"):
-                yield self._emit(self._token("END_STOP", p, p + 1), p + 1)
+                return self._emit(self._token("END_STOP", p, p + 1), p + 1)
             else:
-                yield self._bad(p)
+                return self._bad(p)
         elif c in "-*•½":
-            yield self._dash(p, c)
+            return self._dash(p, c)
         elif c == "+":
-            yield self._outside(p, c)
+            return self._outside(p, c)
         elif c.isalpha():
-            yield self._word(p, c)
+            return self._word(p, c)
         else:
-            yield self._bad(p)
+            return self._bad(p)
 
     def _paren(self, p: int) -> Token:
         """``(`` opening a list, or a parenthesised note like the article's ``(Figure 6)``."""
@@ -844,7 +841,7 @@ class Scanner:
             if d is not None and text[d.end()] == "." and text[d.end() + 1] in "PER":
                 run = self._packed_entry(q, d.end() + 1, p)  # the marker and whole entries
                 if run is not None:
-                    return run[0]
+                    return run
             return self._emit(self._token("LIST_MARKER", p, q), q)
         if c == "-" and text.startswith("---", p):
             end = self._front_matter(p)
