@@ -552,7 +552,8 @@ class _Walker:
         self.check_result(game, header_result)
 
     def entry(self, entry: EntryText) -> None:
-        position = self.position
+        position = self.replay.final  # self.position, without the property's call
+        assert position is not None
         number, side = position.turn_number(), position.to_move  # what the walk expects
         first = _WHITE if entry.white is not None else _BLACK
         label = f"{entry.number}{_LETTER[first]}"
@@ -594,7 +595,9 @@ class _Walker:
         if entry.white is not None:
             self.turn(entry.white, _WHITE, number)
         if entry.black is not None:
-            if self.position.phase is _OVER:
+            after = self.replay.final  # self.position, without the property's call
+            assert after is not None
+            if after.phase is _OVER:
                 self.fail(
                     f"the game is over ({self.over_words()}): Black's turn is never played",
                     "turn.game-over",

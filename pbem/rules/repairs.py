@@ -163,13 +163,14 @@ def resolve_with_repairs(
     test of a reading, False only where ``attempt`` would raise: the other readings
     that fail it are not attempted (their errors are never shown).
     """
-    first = [s.text for s in squares_of(text)]
-    options: list[tuple[tuple[str, bool], ...]] | None = None
+    squares = squares_of(text)
+    first = [s.text for s in squares]
     first_error: RuleError | NotationError | None = None
     winners: list[tuple[list[str], tuple[S, Resolved]]] = []
     # squares written plainly, as nearly always, are read as written first (only when
     # that is illegal are look-alikes tried: an 'i' may be a misread 'l'); the readings
     # of a square written otherwise start with its likeliest repair
+    options = [_readings(name) for name in first]
     if _PLAIN.issuperset(first):
         if as_written is not None:
             first_error = as_written
@@ -179,32 +180,34 @@ def resolve_with_repairs(
             except (RuleError, NotationError) as exc:
                 first_error = kept_error(exc)
     else:
-        options = [_readings(name) for name in first]
         first = [o[0][0] for o in options]
         try:
             outcome = attempt(first)
-            if not any(o[0][1] for o in options):
+            if not any([o[0][1] for o in options]):
                 return outcome  # read as written
             winners.append((first, outcome))
         except (RuleError, NotationError) as exc:
             first_error = kept_error(exc)
-    if options is None:
-        options = [_readings(name) for name in first]
-    if winners and all(len(o) == 1 for o in options):
-        return _with_repair_warning(text, *winners[0], first_error)
-    for combo in itertools.product(*options):
-        names = [n for n, _ in combo]
-        if names == first or (plausible is not None and not plausible(names)):
-            continue
-        try:
-            winners.append((names, attempt(names)))
-        except (RuleError, NotationError):
-            continue
+    # how many readings in all: with one, the first reading was the only one
+    combos = 1
+    for o in options:
+        combos *= len(o)
+    if winners and combos == 1:
+        return _with_repair_warning(text, squares, *winners[0], first_error)
+    if combos > 1:
+        for combo in itertools.product(*[_names(o) for o in options]):
+            names = list(combo)
+            if names == first or (plausible is not None and not plausible(names)):
+                continue
+            try:
+                winners.append((names, attempt(names)))
+            except (RuleError, NotationError):
+                continue
     if len(winners) == 1:
-        return _with_repair_warning(text, *winners[0], first_error)
+        return _with_repair_warning(text, squares, *winners[0], first_error)
     chosen = reading_chosen.current
     if len(winners) > 1 and chosen is not None and chosen < len(winners):
-        return _with_repair_warning(text, *winners[chosen], first_error)
+        return _with_repair_warning(text, squares, *winners[chosen], first_error)
     if len(winners) > 1:
         texts = tuple(format_action(respell(text, iter(n))) for n, _ in winners)
         readings = " or ".join(repr(t) for t in texts)
@@ -218,21 +221,28 @@ def resolve_with_repairs(
     raise first_error
 
 
+def _names(readings: tuple[tuple[str, bool], ...]) -> tuple[str, ...]:
+    return tuple([name for name, _ in readings])
+
+
 def _with_repair_warning(
     text: ActionText,
+    squares: list[SquareText],
     names: list[str],
     outcome: tuple[S, Resolved],
     literal: RuleError | NotationError | None = None,
 ) -> tuple[S, Resolved]:
     """The repaired outcome with a ``repair.square`` warning; its note is why the squares as
     written fail (the referee quotes it when it refuses a repaired live turn)."""
-    state, resolved = outcome
-    wrong = next((s for s, n in zip(squares_of(text), names, strict=True) if s.text != n), None)
-    if wrong is None:
+    for square, name in zip(squares, names, strict=True):
+        if square.text != name:
+            break
+    else:  # read as written
         return outcome
+    state, resolved = outcome
     repaired = format_action(respell(text, iter(names)))
     warning = Diagnostic(
-        "repair.square", f"read {format_action(text)!r} as {repaired!r}", wrong.span,
+        "repair.square", f"read {format_action(text)!r} as {repaired!r}", square.span,
         notes=(literal.message,) if literal is not None else (),
     )
     return state, Resolved(
