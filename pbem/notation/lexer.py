@@ -150,6 +150,10 @@ _NEW_MOVE: Any = _new_of(MoveText)
 _NEW_EVENT: Any = _new_of(EventText)
 _NEW_PLACEMENT: Any = _new_of(PlacementText)
 
+#: a chain of moves as read (``Scanner._chain``): the moves, where each ends, and the end
+#: of a placement's square where the chain is one (``-1`` otherwise)
+Chain = tuple[list[MoveText], list[int], int]
+
 
 def square_end(text: str, p: int) -> int:
     """Where the square written at ``text[p]`` ends, or -1 (see ``SQUARE``)."""
@@ -186,7 +190,7 @@ class Scanner:
         #: whether the last whole entry read has Black's turn apart from its slash
         self.apart = False
         #: the last chain of moves read, by where it starts
-        self.chain: tuple[int, tuple[list[tuple[MoveText, int]], int]] | None = None
+        self.chain: tuple[int, Chain] | None = None
         #: the spans kept for the line ``row_line`` (``spans.row``)
         self.row_line = -1
         self.row: dict[int, Span] = {}
@@ -297,10 +301,10 @@ class Scanner:
                 return None, -1
             q += 1
 
-    def _chain(self, p: int) -> tuple[list[tuple[MoveText, int]], int]:
+    def _chain(self, p: int) -> Chain:
         """The moves packed from ``p``, joined by commas without spaces, each with its
-        event list where written right after it: (the moves with their ends, and the
-        end of a placement's square if ``p`` is one: ``-1`` otherwise). A chain read once
+        event list where written right after it: (the moves, their ends, and the end of
+        a placement's square if ``p`` is one: ``-1`` otherwise). A chain read once
         (while looking for a packed entry that was not there) is not read again."""
         if self.chain is not None and self.chain[0] == p:
             return self.chain[1]
@@ -308,9 +312,10 @@ class Scanner:
         self.chain = (p, found)
         return found
 
-    def _read_chain(self, p: int) -> tuple[list[tuple[MoveText, int]], int]:
+    def _read_chain(self, p: int) -> Chain:
         text = self.text
-        moves: list[tuple[MoveText, int]] = []
+        moves: list[MoveText] = []
+        ends: list[int] = []
         fast = _MOVE.match
         new_square = _NEW_SQUARE
         line = self.line + self.offset
@@ -363,25 +368,27 @@ class Scanner:
                             end = n.end()
                 if usual:
                     at = base + p
-                    moves.append((_NEW_MOVE(MoveText, piece, squares, events,
-                                           get(at) or span_on(spans, line, at)), end))
+                    moves.append(_NEW_MOVE(MoveText, piece, squares, events,
+                                           get(at) or span_on(spans, line, at)))
+                    ends.append(end)
                     if after == "," and text[end + 1] in "PE":
                         p = end + 1
                         continue
-                    return moves, -1
+                    return moves, ends, -1
             move, end, placed = self._move(p)
             if move is None:
-                return moves, (end if placed and not moves else -1)
+                return moves, ends, (end if placed and not moves else -1)
             if text[end] == "(":
                 listed, list_end = self._event_list(end)
                 if listed is not None:
                     move = MoveText(move.piece, move.squares, listed, move.span, move.off)
                     end = list_end
-            moves.append((move, end))
+            moves.append(move)
+            ends.append(end)
             if text[end] == "," and text[end + 1] in "PE":
                 p = end + 1
                 continue
-            return moves, -1
+            return moves, ends, -1
 
     def _blanks_end(self, p: int) -> int:
         """Past the white space at ``p`` (lines not counted: a look-ahead)."""
@@ -502,10 +509,10 @@ class Scanner:
 
     def _actions(self, p: int) -> list[Token]:
         """Moves from ``p``: one token for those packed, as the smaller tokens would read."""
-        moves, placed = self._chain(p)
+        moves, ends, placed = self._chain(p)
         if not moves:
             return [self._word(p, self.text[p]) if placed < 0 else self._placement(p, placed)]
-        return self._moves_out(moves, p)
+        return self._moves_out(moves, ends, p)
 
     def _placement(self, p: int, end: int) -> Token:
         square = self._square_text(p + 1, end)
@@ -515,27 +522,26 @@ class Scanner:
                               end + 1)
         return self._emit(self._syntax("PIECE_AT", p, end, ("", piece, square, None)), end)
 
-    def _moves_out(self, moves: list[tuple[MoveText, int]], p: int) -> list[Token]:
+    def _moves_out(self, moves: list[MoveText], ends: list[int], p: int) -> list[Token]:
         """Hand out the moves of a chain from ``p``: one ``MOVE_RUN`` for them all, but a last
         move without events is a ``MOVE`` of its own, as it would be token by token (an
         event list may follow it written apart, ``Pa1a2,Pb1b2 (Bh5)``, and the parser's
         state after it, and so any error's words, are those of a ``MOVE``)."""
         out = []
         run = len(moves)
-        if moves[-1][0].events is None:
+        if moves[-1].events is None:
             run -= 1
         start = p
         if run > 1:
-            end = moves[run - 1][1]
-            out.append(self._emit(self._syntax("MOVE_RUN", p, end, [m for m, _ in moves[:run]]),
-                                  end))
+            end = ends[run - 1]
+            out.append(self._emit(self._syntax("MOVE_RUN", p, end, moves[:run]), end))
             start = end + 1
         else:
             run = 0
         for i in range(run, len(moves)):
             if i:
                 out.append(self._emit(self._token("COMMA", start - 1, start), start))
-            move, end = moves[i]
+            move, end = moves[i], ends[i]
             kind = "MOVE" if move.events is None else "MOVE_EVENTS"
             out.append(self._emit(self._syntax(kind, start, end, move), end))
             start = end + 1
@@ -602,10 +608,10 @@ class Scanner:
         if self.text[p] == "R":
             realm, end = self._realm_list(p)
             return realm, end
-        moves, _ = self._chain(p)
+        moves, ends, _ = self._chain(p)
         if not moves:
             return None, -1
-        return moves, moves[-1][1]
+        return moves, ends[-1]
 
     def _packed_entry(self, p: int, dot: int, marker: int = -1) -> Token | None:
         """``7.Pg5g9(Bh8)/`` (``WHITE_HALF``) or ``7.Pg5g9(Bh8)/Pc5c2`` (``FULL_ENTRY``; white
@@ -685,17 +691,17 @@ class Scanner:
         self.apart = after > slash + 1
         if text[after] not in "PE":
             return None
-        moves, _ = self._chain(after)
+        moves, ends, _ = self._chain(after)
         if not moves:
             return None
-        end = moves[-1][1]
+        end = ends[-1]
         c = text[end]
         if not (end >= self.n or c.isspace() or c == ","):
             return None
         if self._blanks_then(end) == "(" and self._note_end(self._blanks_end(end)) < 0:
             return None  # an event list written apart: Black's last move reads it
         number = int(text[p:dot - 1])
-        return (number, _packed_turn(white), [m for m, _ in moves], span), end
+        return (number, _packed_turn(white), moves, span), end
 
     def _placed_pairs(self, p: int) -> Token | None:
         """``1.Bh11 Bh2,`` (``PLACED_PAIR``) and several such pairs on a line, spaces
@@ -940,10 +946,11 @@ class Scanner:
 
 
 def _packed_turn(turn: Any) -> Any:
-    """White's turn as packed: a Rearrangement, or the moves of a chain."""
+    """White's turn as packed: a Rearrangement, or the moves of a chain (the chain's own
+    list: no one changes it)."""
     if isinstance(turn, RearrangementText):
         return [turn]
-    return [m for m, _ in turn]
+    return turn
 
 
 class RealmLexer(Lexer):
