@@ -161,11 +161,14 @@ def _instructions(code: Path, stage: str, games: int) -> int | None:
     if shutil.which("valgrind") is None:
         return None
     counts = []
+    # one hash seed for every run: lark's parser build (the "lark only" stage builds one)
+    # walks sets whose order, and so whose cost, changes with the seed
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
     for n in (games, 2 * games):
         proc = subprocess.run(
             ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
              __file__, "--code", str(code), "--stage", stage, "--games", str(n)],
-            capture_output=True, text=True,
+            capture_output=True, text=True, env=env,
         )
         found = re.search(r"Collected : ([\d,]+)", proc.stderr)
         if found is None:
