@@ -81,7 +81,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     for problem in found.problems:
         sys.stderr.write(f"pbem: {problem}\n")
     files = found.files
-    if args.json:  # the words and the text board are loaded only for a reader (~4 ms)
+    if args.json:  # the verdict's words and the text board are loaded only for a reader
         formatter = format_json_line
     else:
         from pbem.render.verdict import describe_report

@@ -705,7 +705,7 @@ class Scanner:
 
     def _placed_pairs(self, p: int) -> Token | None:
         """``1.Bh11 Bh2,`` (``PLACED_PAIR``) and several such pairs on a line, spaces
-        between (``PLACED_RUN``): their entries; [] where there is none."""
+        between (``PLACED_RUN``): their entries' token; None where there is none."""
         pairs = []
         end = p
         q = p
@@ -732,25 +732,17 @@ class Scanner:
         if m is None or not self._ends_turn(m.end() - 1):
             return None, -1
         number, white, white_square, black, black_square = m.groups()
-        line = self.line + self.offset
-        spans = self.row if line == self.row_line else self._row_of(line)
-        get = spans.get
-        base = 1 - self.line_start  # a column is base + an offset
-        at, white_at, black_at, comma_at = (
-            base + p, base + m.start(2), base + m.start(4), base + m.end() - 1)
+        span = self._span
+        white_at, black_at = m.start(2), m.start(4)
         pair = (
-            int(number), get(at) or span_on(spans, line, at),
-            _NEW_PLACEMENT(
-                PlacementText, white,
-                _NEW_SQUARE(SquareText, white_square,
-                            get(white_at + 1) or span_on(spans, line, white_at + 1)),
-                get(white_at) or span_on(spans, line, white_at)),
-            _NEW_PLACEMENT(
-                PlacementText, black,
-                _NEW_SQUARE(SquareText, black_square,
-                            get(black_at + 1) or span_on(spans, line, black_at + 1)),
-                get(black_at) or span_on(spans, line, black_at)),
-            get(comma_at) or span_on(spans, line, comma_at),
+            int(number), span(p),
+            _NEW_PLACEMENT(PlacementText, white,
+                           _NEW_SQUARE(SquareText, white_square, span(white_at + 1)),
+                           span(white_at)),
+            _NEW_PLACEMENT(PlacementText, black,
+                           _NEW_SQUARE(SquareText, black_square, span(black_at + 1)),
+                           span(black_at)),
+            span(m.end() - 1),
         )
         return pair, m.end()
 

@@ -42,7 +42,7 @@ from pbem.rules.geometry import (
     direction_between,
     parse_square,
 )
-from pbem.rules.pieces import Kind, Piece, Side, enforcer, power
+from pbem.rules.pieces import BASE, ENFORCER, POWER, Piece, Side, enforcer, power
 from pbem.rules.realm.actions import (
     Action,
     Event,
@@ -123,9 +123,6 @@ _KEEPS: dict[int, tuple[tuple[int, ...], ...]] = {
     for c, dx, dy in ((0, 1, 12), (11, -1, 12), (132, 1, -12), (143, -1, -12))
 }
 
-_POWER = Kind.POWER
-_ENFORCER = Kind.ENFORCER
-_BASE = Kind.BASE
 _CHOICES = ("event.enforcer-choice", "event.immobilise-choice")
 
 
@@ -277,9 +274,9 @@ class _Survey:
                 p = board[s]
                 if p is None:
                     empty.append(s)
-                elif p.kind is _POWER:
+                elif p.kind is POWER:
                     powers[p.side] += 1
-                elif p.facing is not None and p.kind is _ENFORCER:
+                elif p.facing is not None and p.kind is ENFORCER:
                     mobile[p.side].append(s)
             facts = self.facts[r] = (powers, mobile, empty)
         return facts
@@ -287,7 +284,7 @@ class _Survey:
     def weight(self, piece: Piece, to: int) -> float:
         r = REALM_OF[to]
         w = self.weights[r] or self.realm_weight(r)
-        return w[0] if piece.kind is _POWER else w[1]
+        return w[0] if piece.kind is POWER else w[1]
 
     def realm_weight(self, r: int) -> tuple[float, float]:
         w = self.weights[r] = self.player.realm_weights(self, r)
@@ -332,7 +329,7 @@ class _Player:
     def placement(self, pos: Position) -> Step:
         side = pos.to_move
         kind = expected_kind(pos)
-        if kind is _BASE:
+        if kind is BASE:
             sq = CENTER[self.rng.choice(legal_base_realms(pos, side))]
         else:
             sq = self.rng.choice(legal_power_squares(pos, side))
@@ -405,7 +402,7 @@ class _Player:
     @staticmethod
     def _best(survey: _Survey, piece: Piece, options: list[int]) -> float:
         """The most the policy wants of any of ``options`` (one look per Realm crossed)."""
-        k = 0 if piece.kind is _POWER else 1
+        k = 0 if piece.kind is POWER else 1
         best = 0.0
         last = -1
         for to in options:
@@ -522,7 +519,7 @@ class _Player:
         realm = REALM_OF[to]
         rng = self.rng
         move = Move(frm, to)
-        if piece.kind is _POWER:
+        if piece.kind is POWER:
             center = board[CENTER[realm]]
             if (
                 center is not None
@@ -691,7 +688,7 @@ class _Player:
         rng = self.rng
         side = pos.to_move
         board = pos.board
-        pieces = [(s, p) for s, p in pos.realm_pieces(realm) if p.kind is not _BASE]
+        pieces = [(s, p) for s, p in pos.realm_pieces(realm) if p.kind is not BASE]
         own = [(s, p) for s, p in pieces if p.side is side]
         theirs = [(s, p) for s, p in pieces if p.side is not side]
         taken_by_theirs = {s for s, _ in theirs}
@@ -700,7 +697,7 @@ class _Player:
         own_can_change = (
             len(free_own) > len(own)
             or len({p for _, p in own}) > 1
-            or any(p.kind is _ENFORCER and p.facing is not None for _, p in own)
+            or any(p.kind is ENFORCER and p.facing is not None for _, p in own)
         )
         with_theirs = bool(theirs) and self.ruleset.rearrange_opponent and (
             rng.random() < 0.5 or not own_can_change
@@ -713,7 +710,7 @@ class _Player:
             squares = rng.sample(free, len(picked))
             placements = []
             for sq, (_, p) in zip(squares, picked, strict=True):
-                if p.kind is _ENFORCER and p.facing is not None:
+                if p.kind is ENFORCER and p.facing is not None:
                     p = enforcer(p.side, rng.choice(DIRECTIONS))
                 placements.append((sq, p))
             if dict(placements) != before:
@@ -779,7 +776,7 @@ class _Player:
         powers, mobile, empty = survey.realm(r)
         center = survey.board[CENTER[r]]
         w = 1.0
-        if piece.kind is _POWER:
+        if piece.kind is POWER:
             if center is None:
                 if powers[1 - side] == 0 and pos.bases_in_supply(side) > 0:
                     w = 0.3  # a Base created brings the game's end nearer: not too often
@@ -920,7 +917,7 @@ def _in_line(board: Board, frm: int, piece: Piece, to: int, goals: set[int]) -> 
     ``goals`` next turn along a clear line? (A cheap look ahead: the checkpoint and
     the other Realm rule are left to the move itself.)"""
     back = None
-    if piece.kind is _ENFORCER:
+    if piece.kind is ENFORCER:
         d = direction_between(frm, to)
         back = d.opposite if d is not None else None
     for d in DIRECTIONS:

@@ -28,6 +28,7 @@ from pbem.notation.syntax import (
 )
 from pbem.records.rulesets import load_ruleset
 from pbem.rules.game import (
+    OVER,
     ActionRuleError,
     AnyGame,
     GamePosition,
@@ -35,7 +36,7 @@ from pbem.rules.game import (
     Phase,
     Resolved,
 )
-from pbem.rules.pieces import Side
+from pbem.rules.pieces import BLACK, WHITE, Side
 from pbem.rules.registry import featured, game_of
 from pbem.rules.repairs import reading_chosen
 from pbem.rules.values import quick
@@ -440,7 +441,6 @@ def replay_turn(
 #: Side.letter, by side: the walker labels every entry and turn
 _LETTER = ("w", "b")
 # module names: on Python 3.11 ``Side.WHITE`` costs a call of EnumType's __getattr__ hook
-_WHITE, _BLACK, _OVER = Side.WHITE, Side.BLACK, Phase.OVER
 
 
 class _Walker:
@@ -555,9 +555,9 @@ class _Walker:
         position = self.replay.final  # self.position, without the property's call
         assert position is not None
         number, side = position.turn_number(), position.to_move  # what the walk expects
-        first = _WHITE if entry.white is not None else _BLACK
+        first = WHITE if entry.white is not None else BLACK
         label = f"{entry.number}{_LETTER[first]}"
-        if position.phase is _OVER:
+        if position.phase is OVER:
             self.fail(
                 f"the game is over ({self.over_words()}): nothing more may be played",
                 "turn.game-over",
@@ -593,11 +593,11 @@ class _Walker:
                 )
             )
         if entry.white is not None:
-            self.turn(entry.white, _WHITE, number)
+            self.turn(entry.white, WHITE, number)
         if entry.black is not None:
             after = self.replay.final  # self.position, without the property's call
             assert after is not None
-            if after.phase is _OVER:
+            if after.phase is OVER:
                 self.fail(
                     f"the game is over ({self.over_words()}): Black's turn is never played",
                     "turn.game-over",
@@ -605,7 +605,7 @@ class _Walker:
                     f"{number}b",
                     format_action(entry.black.actions[0]),
                 )
-            self.turn(entry.black, _BLACK, number)
+            self.turn(entry.black, BLACK, number)
 
     def turn(self, turn: TurnText, side: Side, number: int) -> None:
         label = f"{number}{_LETTER[side]}"

@@ -41,6 +41,9 @@ class Phase(Enum):
     OVER = "over"
 
 
+# the members as module names, as pbem.rules.pieces has Kind's and Side's
+SETUP, PLAY, OVER = Phase.SETUP, Phase.PLAY, Phase.OVER
+
 #: a JSON object as ``json.loads`` gives it and ``json.dumps`` takes it (listings,
 #: interchange, snapshots): its values are whatever JSON holds, checked where read
 JSONObject = dict[str, Any]

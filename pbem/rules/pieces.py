@@ -45,6 +45,12 @@ class Kind(Enum):
         return {"B": "Base", "P": "Power", "E": "Enforcer"}[self.value]
 
 
+# the members as module names, for the rules' hot paths: on Python 3.11 each ``Kind.POWER``
+# goes through EnumType's __getattr__ hook (some 600 instructions; a module name, ten)
+WHITE, BLACK = Side.WHITE, Side.BLACK
+BASE, POWER, ENFORCER = Kind.BASE, Kind.POWER, Kind.ENFORCER
+
+
 @dataclass(frozen=True, slots=True)
 class Piece:
     """A piece on the board. ``facing`` is None for Bases and Powers and for an

@@ -170,16 +170,17 @@ def resolve_with_repairs(
     # squares written plainly, as nearly always, are read as written first (only when
     # that is illegal are look-alikes tried: an 'i' may be a misread 'l'); the readings
     # of a square written otherwise start with its likeliest repair
-    options = [_readings(name) for name in first]
     if _PLAIN.issuperset(first):
         if as_written is not None:
             first_error = as_written
         else:
             try:
-                return attempt(first)
+                return attempt(first)  # the usual case: no readings looked up
             except (RuleError, NotationError) as exc:
                 first_error = kept_error(exc)
+        options = [_readings(name) for name in first]
     else:
+        options = [_readings(name) for name in first]
         first = [o[0][0] for o in options]
         try:
             outcome = attempt(first)

@@ -17,6 +17,7 @@ from pbem.errors import RuleError
 from pbem.rules.game import (
     ALTERNATIVES,
     END_WORDS,
+    OVER,
     ActionRuleError,
     Game,
     JSONObject,
@@ -69,7 +70,6 @@ from pbem.rules.written import (
 _MOVING = (MoveText, SacrificeText)
 _MOVING_TYPES = frozenset(_MOVING)  # the usual test first: ``type(x) in`` beats isinstance
 _TurnState = turns.TurnState
-_OVER = Phase.OVER  # a module name: on Python 3.11 ``Phase.OVER`` costs EnumType's hook
 #: each side with its key in the JSON, White first (an Enum's iteration costs a generator)
 _SIDE_KEYS = tuple((s, s.key) for s in Side)
 #: the code of each interned piece, by its id (a board holds those; any other piece is
@@ -152,7 +152,7 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
         """``state``: the position before the first action, the rules' own TurnState once
         Moves are under way, a FeaturedTurn after a whole-turn action."""
         if type(state) is _TurnState and type(text) is MoveText:  # a turn's next Move
-            if state.position.phase is _OVER:
+            if state.position.phase is OVER:
                 raise RuleError("turn.game-over", _OVER_IN_TURN.format(state.start.to_move.title))
             return resolve_move(state, text)
         moving = type(text) in _MOVING_TYPES or isinstance(text, _MOVING)
@@ -173,7 +173,7 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
                 assert isinstance(text, PassText)
                 after, r = resolve_pass(state, text)
             return FeaturedTurn(state, after), r
-        if moves.position.phase is _OVER:
+        if moves.position.phase is OVER:
             raise RuleError("turn.game-over", _OVER_IN_TURN.format(moves.start.to_move.title))
         if type(text) is MoveText or isinstance(text, MoveText):
             return resolve_move(moves, text)

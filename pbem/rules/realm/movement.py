@@ -18,13 +18,9 @@ from pbem.rules.geometry import (
     realm_name,
     square_name,
 )
-from pbem.rules.pieces import Kind, Piece, Side, own_piece
+from pbem.rules.pieces import BASE, ENFORCER, Piece, Side, own_piece
 from pbem.rules.realm.actions import direction_word, piece_words
 from pbem.rules.realm.position import Board
-
-# Enum members as module names: on Python 3.11 ``Kind.POWER`` goes through EnumType's
-# __getattr__ hook (some 0.1 us, ten times a global), and these run hundreds of times a game
-_BASE, _ENFORCER = Kind.BASE, Kind.ENFORCER
 
 
 def describe_at(piece: Piece, sq: int) -> str:
@@ -34,11 +30,11 @@ def describe_at(piece: Piece, sq: int) -> str:
 def check_piece(board: Board, side: Side, frm: int) -> Piece:
     """The piece on ``frm`` if ``side`` may move it at all (turn rules aside)."""
     piece = own_piece(board, side, frm, describe_at)
-    if piece.kind is _BASE:
+    if piece.kind is BASE:
         raise RuleError(
             "move.base", f"the Base on {square_name(frm)} cannot move: Bases never move"
         )
-    if piece.facing is None and piece.kind is _ENFORCER:
+    if piece.facing is None and piece.kind is ENFORCER:
         raise RuleError(
             "move.immobilised",
             f"the Enforcer on {square_name(frm)} is immobilised and cannot move",
@@ -55,7 +51,7 @@ _FORWARD[None] = DIRECTIONS
 
 def allowed_directions(piece: Piece) -> tuple[Direction, ...]:
     """A Power goes any way; an Enforcer any way but back against its point."""
-    if piece.kind is _ENFORCER:
+    if piece.kind is ENFORCER:
         return _FORWARD[piece.facing]
     return DIRECTIONS
 
@@ -63,7 +59,7 @@ def allowed_directions(piece: Piece) -> tuple[Direction, ...]:
 def enemy_realm(board: Board, side: Side, realm: int) -> bool:
     """Is ``realm`` controlled by an enemy Base (what the checkpoint variation asks)?"""
     p = board[CENTER[realm]]
-    return p is not None and p.kind is _BASE and p.side is not side
+    return p is not None and p.kind is BASE and p.side is not side
 
 
 def check_path(
@@ -83,7 +79,7 @@ def check_path(
         )
     d, between = line
     facing = piece.facing
-    if facing is not None and d ^ facing == 2 and piece.kind is _ENFORCER:  # opposite
+    if facing is not None and d ^ facing == 2 and piece.kind is ENFORCER:  # opposite
         raise RuleError(
             "move.enforcer-backwards",
             f"{describe_at(piece, frm)} points {direction_word(facing)} and cannot move "

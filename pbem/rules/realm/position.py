@@ -8,19 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.rules.game import Phase
+from pbem.rules.game import SETUP, Phase
 from pbem.rules.geometry import CENTER, REALM_SQUARES, REALMS
+from pbem.rules.pieces import BASE, ENFORCER, POWER, WHITE, Piece, Side
 from pbem.rules.pieces import EMPTY_BOARD as EMPTY_BOARD
 from pbem.rules.pieces import Board as Board
-from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.pieces import Pair as Pair
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
 from pbem.rules.values import quick
-
-# Enum members as module names: on Python 3.11 ``Kind.POWER`` goes through EnumType's
-# __getattr__ hook (some 0.1 us, ten times a global), and these run hundreds of times a game
-_BASE, _POWER, _ENFORCER = Kind.BASE, Kind.POWER, Kind.ENFORCER
-_SETUP, _WHITE = Phase.SETUP, Side.WHITE
 
 
 @quick
@@ -54,7 +49,7 @@ class Position:
         first after set-up (a variation), Black's first turn opens the next entry
         as ``7...`` and every later entry still starts with White.
         """
-        shift = 1 if self.ruleset.second_player_first and self.phase is not _SETUP else 0
+        shift = 1 if self.ruleset.second_player_first and self.phase is not SETUP else 0
         return (self.ply + shift) // 2 + 1
 
     def turn_label(self) -> str:
@@ -81,14 +76,14 @@ class Position:
         n = 0
         for s in REALM_SQUARES[realm]:
             p = board[s]
-            if p is not None and p.kind is _POWER and p.side is side:
+            if p is not None and p.kind is POWER and p.side is side:
                 n += 1
         return n
 
     def controller(self, realm: int) -> Side | None:
         """The side with a Base on the realm's Center."""
         p = self.board[CENTER[realm]]
-        return p.side if p is not None and p.kind is _BASE else None
+        return p.side if p is not None and p.kind is BASE else None
 
     def realms_controlled(self, side: Side) -> int:
         return sum(1 for r in REALMS if self.controller(r) is side)
@@ -97,7 +92,7 @@ class Position:
         return sum(
             1
             for p in self.board
-            if p is not None and p.side is side and p.kind is _ENFORCER and p.facing is not None
+            if p is not None and p.side is side and p.kind is ENFORCER and p.facing is not None
         )
 
     def with_board(
@@ -135,7 +130,7 @@ class Position:
 
 def bump(pair: Pair, side: Side, by: int = 1) -> Pair:
     """``pair`` with ``by`` added to ``side``'s entry."""
-    return (pair[0] + by, pair[1]) if side is _WHITE else (pair[0], pair[1] + by)
+    return (pair[0] + by, pair[1]) if side is WHITE else (pair[0], pair[1] + by)
 
 
 def initial_position(ruleset: Ruleset = FEATURED) -> Position:

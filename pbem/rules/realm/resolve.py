@@ -26,7 +26,7 @@ from pbem.rules.geometry import (
     Direction,
 )
 from pbem.rules.geometry import square_name as name_of
-from pbem.rules.pieces import Kind, Piece, enforcer, power
+from pbem.rules.pieces import BASE, ENFORCER, POWER, Piece, enforcer, power
 from pbem.rules.realm.actions import (
     BaseCaptured,
     BaseCreated,
@@ -62,10 +62,6 @@ from pbem.rules.written import (
     SacrificeText,
 )
 
-# Enum members as module names: on Python 3.11 ``Kind.POWER`` goes through EnumType's
-# __getattr__ hook (some 0.1 us, ten times a global), and these run hundreds of times a game
-_BASE, _POWER, _ENFORCER = Kind.BASE, Kind.POWER, Kind.ENFORCER
-
 _FACING = {"N": Direction.N, "E": Direction.E, "S": Direction.S, "W": Direction.W}
 
 
@@ -77,7 +73,7 @@ def resolve_placement(position: Position, text: PlacementText) -> tuple[Position
             f"{text.piece}{text.square.text} places an Enforcer, but set-up places Bases and "
             "then Powers: Enforcers are created in play",
         )
-    kind = _BASE if text.piece == "B" else _POWER
+    kind = BASE if text.piece == "B" else POWER
 
     def attempt(names: list[str]) -> tuple[Position, Resolved]:
         action = Placement(kind, _sq(names[0]))
@@ -202,7 +198,7 @@ def resolve_move(state: TurnState, text: MoveText) -> tuple[TurnState, Resolved]
         if not (
             piece is not None
             and piece.side is side
-            and (piece.kind is _POWER or piece.facing is not None)
+            and (piece.kind is POWER or piece.facing is not None)
             and frm not in arrived
             and frm not in created
             and frm * 144 + to in LINES
@@ -296,9 +292,9 @@ def _play_move(
     board = state.position.board
     piece = board[frm]
     # a choice written for the wrong kind of piece is judged by what the rules make happen
-    if piece is not None and piece.kind is _ENFORCER:
+    if piece is not None and piece.kind is ENFORCER:
         create_at = create_facing = None
-    elif piece is not None and piece.kind is _POWER:
+    elif piece is not None and piece.kind is POWER:
         immobilise = None
     move = Move(frm, to, create_at, create_facing, immobilise)
     try:

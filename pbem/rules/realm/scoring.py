@@ -6,12 +6,8 @@ from dataclasses import dataclass
 
 from pbem.rules.game import counted
 from pbem.rules.geometry import CENTER
-from pbem.rules.pieces import Kind, Side
+from pbem.rules.pieces import BASE, BLACK, ENFORCER, WHITE
 from pbem.rules.realm.position import Position
-
-# Enum members as module names: on Python 3.11 ``Kind.POWER`` goes through EnumType's
-# __getattr__ hook (some 0.1 us, ten times a global), and these run hundreds of times a game
-_BASE, _ENFORCER, _WHITE, _BLACK = Kind.BASE, Kind.ENFORCER, Side.WHITE, Side.BLACK
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +46,11 @@ def score(position: Position) -> Score:
     realms = [0, 0]  # Realms controlled: a Base on the Center
     for c in CENTER:
         p = board[c]
-        if p is not None and p.kind is _BASE:
+        if p is not None and p.kind is BASE:
             realms[p.side] += 1
     mobile = [0, 0]
     for p in filter(None, board):  # the pieces on the board (an empty square is None)
-        if p.kind is _ENFORCER and p.facing is not None:
+        if p.kind is ENFORCER and p.facing is not None:
             mobile[p.side] += 1
     captures = position.ruleset.tiebreak_captures
     white, black = (
@@ -64,7 +60,7 @@ def score(position: Position) -> Score:
     return Score((realms[0], realms[1]), (white, black), captures)
 
 
-_SIDES = (_WHITE, _BLACK)
+_SIDES = (WHITE, BLACK)
 
 
 def result_words(result: str | None) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.errors import RuleError
-from pbem.rules.game import Phase
+from pbem.rules.game import PLAY, SETUP
 from pbem.rules.geometry import (
     BORDER_SQUARES,
     CENTER,
@@ -15,22 +15,17 @@ from pbem.rules.geometry import (
     realm_name,
     square_name,
 )
-from pbem.rules.pieces import Kind, Side, base, power
+from pbem.rules.pieces import BASE, BLACK, POWER, WHITE, Kind, Side, base, power
 from pbem.rules.realm.actions import BaseCreated, Event, Placement
 from pbem.rules.realm.position import Position, bump
-
-# Enum members as module names: on Python 3.11 ``Kind.POWER`` goes through EnumType's
-# __getattr__ hook (some 0.1 us, ten times a global), and these run hundreds of times a game
-_BASE, _POWER = Kind.BASE, Kind.POWER
-_SETUP, _PLAY, _WHITE, _BLACK = Phase.SETUP, Phase.PLAY, Side.WHITE, Side.BLACK
 
 
 def expected_kind(position: Position) -> Kind:
     """What the side to move places next: all set-up Bases first, then Powers."""
     rs = position.ruleset
     if min(position.bases_created) < rs.setup_bases:
-        return _BASE
-    return _POWER
+        return BASE
+    return POWER
 
 
 def own_base_realms(position: Position, side: Side) -> list[int]:
@@ -105,7 +100,7 @@ def _power_square_legal(position: Position, side: Side, sq: int) -> bool:
 
 def apply_placement(position: Position, placement: Placement) -> tuple[Position, list[Event]]:
     side = position.to_move
-    if position.phase is not _SETUP:
+    if position.phase is not SETUP:
         raise RuleError("setup.over", "set-up is over: pieces are no longer placed, they move")
     kind = expected_kind(position)
     sq = placement.square
@@ -118,7 +113,7 @@ def apply_placement(position: Position, placement: Placement) -> tuple[Position,
     board = list(position.board)
     bases, powers = position.bases_created, position.powers_placed
     events: list[Event] = []
-    if kind is _BASE:
+    if kind is BASE:
         name = square_name(sq)
         realm = REALM_OF[sq]
         if not IS_CENTER[sq]:
@@ -141,9 +136,9 @@ def apply_placement(position: Position, placement: Placement) -> tuple[Position,
         powers = bump(powers, side)
     # the next to place: the other side, or, once every Power is placed, the first to move
     rs = position.ruleset
-    phase, to_move = _SETUP, _BLACK if side is _WHITE else _WHITE
+    phase, to_move = SETUP, BLACK if side is WHITE else WHITE
     if powers == (rs.powers, rs.powers):
-        phase, to_move = _PLAY, _BLACK if rs.second_player_first else _WHITE
+        phase, to_move = PLAY, BLACK if rs.second_player_first else WHITE
     after = Position(
         rs, tuple(board), phase, to_move, bases, powers, position.enforcers_created,
         position.captured, position.sacrificed, position.rearranged, position.ply + 1,

@@ -21,7 +21,7 @@ from pbem.rules.geometry import (
     realm_name,
     square_name,
 )
-from pbem.rules.pieces import Kind, Piece, Side, base, enforcer
+from pbem.rules.pieces import BASE, ENFORCER, POWER, Piece, Side, base, enforcer
 from pbem.rules.realm.actions import (
     BaseCaptured,
     BaseCreated,
@@ -32,16 +32,12 @@ from pbem.rules.realm.actions import (
 )
 from pbem.rules.realm.position import Board, Pair, Position, bump
 
-# Enum members as module names: on Python 3.11 ``Kind.POWER`` goes through EnumType's
-# __getattr__ hook (some 0.1 us, ten times a global), and these run hundreds of times a game
-_BASE, _POWER, _ENFORCER = Kind.BASE, Kind.POWER, Kind.ENFORCER
-
 
 def _count_powers(board: Sequence[Piece | None], realm: int, side: Side) -> tuple[int, int]:
     own = enemy = 0
     for s in REALM_SQUARES[realm]:
         p = board[s]
-        if p is not None and p.kind is _POWER:
+        if p is not None and p.kind is POWER:
             if p.side is side:
                 own += 1
             else:
@@ -70,7 +66,7 @@ def enforcer_creation_squares(
     if board is None:
         board = position.board
     center = board[CENTER[realm]]
-    if center is None or center.kind is not _BASE or center.side is not side:
+    if center is None or center.kind is not BASE or center.side is not side:
         return []
     if position.enforcers_in_supply(side) <= 0:
         return []
@@ -79,7 +75,7 @@ def enforcer_creation_squares(
         p = board[s]
         if p is None:
             empty.append(s)
-        elif p.kind is _ENFORCER and p.facing is not None:
+        elif p.kind is ENFORCER and p.facing is not None:
             return []
     return empty
 
@@ -155,12 +151,12 @@ def _why_no_enforcer(
 ) -> str:
     center = board[CENTER[realm]]
     name = realm_name(realm)
-    if center is None or center.kind is not _BASE or center.side is not side:
+    if center is None or center.kind is not BASE or center.side is not side:
         return f"the {name} Realm is not controlled by {side.title}"
     if position.enforcers_in_supply(side) <= 0:
         return f"{side.title} has no Enforcer left in supply"
     if any(
-        p is not None and p.kind is _ENFORCER and p.facing is not None
+        p is not None and p.kind is ENFORCER and p.facing is not None
         for p in (board[s] for s in REALM_SQUARES[realm])
     ):
         return f"a mobile Enforcer stands in the {name} Realm"
@@ -174,7 +170,7 @@ def mobile_enemy_enforcers(board: Board | list[Piece | None], side: Side, realm:
         s
         for s in REALM_SQUARES[realm]
         if (p := board[s]) is not None
-        and p.kind is _ENFORCER
+        and p.kind is ENFORCER
         and p.side is not side
         and p.facing is not None
     ]
@@ -200,7 +196,7 @@ def after_enforcer_stop(
             f"mobile {side.other.title} Enforcer",
         )
     center = board[CENTER[realm]]
-    if center is None or center.kind is not _BASE or center.side is side or own <= enemy:
+    if center is None or center.kind is not BASE or center.side is side or own <= enemy:
         return [], bases, enforcers, captured
     board[CENTER[realm]] = None
     events: list[Event] = [BaseCaptured(side, CENTER[realm])]

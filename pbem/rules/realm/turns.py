@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from itertools import compress
 
 from pbem.errors import RuleError
-from pbem.rules.game import Phase
+from pbem.rules.game import OVER, PLAY, Phase
 from pbem.rules.geometry import (
     DIRECTIONS,
     IS_CENTER,
@@ -23,7 +23,7 @@ from pbem.rules.geometry import (
     realm_name,
     square_name,
 )
-from pbem.rules.pieces import Kind, Piece, Side, enforcer, power
+from pbem.rules.pieces import BASE, POWER, Kind, Piece, Side, enforcer, power
 from pbem.rules.realm.actions import (
     EnforcerRemobilised,
     Event,
@@ -72,7 +72,7 @@ def check_playing(position: Position) -> None:
 
 
 def begin_turn(position: Position) -> TurnState:
-    if position.phase is not _PLAY:
+    if position.phase is not PLAY:
         check_playing(position)  # says why not
     return TurnState(position, position)
 
@@ -80,7 +80,7 @@ def begin_turn(position: Position) -> TurnState:
 def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
     """One piece's move and its special event: one new board, one new Position."""
     position = state.position
-    if position.phase is _OVER:
+    if position.phase is OVER:
         raise RuleError(
             "turn.game-over",
             "the game ended earlier in this turn: nothing more may be played",
@@ -91,7 +91,7 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
     piece = board[frm]
     # a Power, or an Enforcer that points (Bases and immobilised Enforcers point nowhere)
     if piece is None or piece.side is not side or (
-        piece.kind is not _POWER and piece.facing is None
+        piece.kind is not POWER and piece.facing is None
     ):
         piece = check_piece(board, side, frm)  # says why not
     if frm in state.arrived or frm in state.created:
@@ -118,7 +118,7 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
         )
     after_board = list(board)
     after_board[frm] = None
-    if piece.kind is _POWER:
+    if piece.kind is POWER:
         after_board[to] = piece
         if move.immobilise is not None:
             raise RuleError(
@@ -150,11 +150,7 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
     return new_state, events
 
 
-_OVER = Phase.OVER
-_PLAY = Phase.PLAY
-_BASE = Kind.BASE
 _OTHER = (Side.BLACK, Side.WHITE)  # Side.other, by side: a property costs a call
-_POWER = Kind.POWER
 
 
 def apply_sacrifice(state: TurnState, action: Sacrifice) -> tuple[TurnState, list[Event]]:
@@ -262,13 +258,13 @@ def _next_turn(position: Position, rearranged: int | None) -> Position:
     phase = position.phase
     after = Position(
         position.ruleset, position.board, phase,
-        _OTHER[side] if phase is _PLAY else side,
+        _OTHER[side] if phase is PLAY else side,
         position.bases_created, position.powers_placed, position.enforcers_created,
         position.captured, position.sacrificed, streaks, position.ply + 1,
         position.result, position.end,
     )
     if (
-        phase is _PLAY
+        phase is PLAY
         and not has_legal_turn(after, after.to_move)
         and not has_legal_turn(after, side)
     ):
@@ -296,7 +292,7 @@ def rearrangeable(position: Position, side: Side, realm: int) -> bool:
     own = []
     for s in REALM_SQUARES[realm]:
         p = board[s]
-        if p is not None and p.kind is not _BASE:
+        if p is not None and p.kind is not BASE:
             movable.append(p)
             if p.side is side:
                 own.append(p)
@@ -328,7 +324,7 @@ def apply_rearrangement(position: Position, action: Rearrangement) -> tuple[Posi
     own = []
     for s in REALM_SQUARES[realm]:
         p = board[s]
-        if p is not None and p.kind is not _BASE:
+        if p is not None and p.kind is not BASE:
             movable.append((s, p))
             if p.side is side:
                 own.append((s, p))
@@ -407,7 +403,7 @@ def _census(pieces: Iterable[tuple[int, Piece]], side: Side) -> tuple[int, int, 
     for _, p in pieces:
         if p.side is not side:
             continue
-        if p.kind is _POWER:
+        if p.kind is POWER:
             powers += 1
         elif p.facing is None:
             immobile += 1
@@ -433,8 +429,8 @@ def has_legal_turn(position: Position, side: Side) -> bool:
     for s in compress(SQUARES, board):
         p = board[s]
         assert p is not None  # compress() kept the occupied squares only
-        if p.side is side and p.kind is not _BASE:
-            if (p.kind is _POWER or p.facing is not None) and has_stop(board, p, s):
+        if p.side is side and p.kind is not BASE:
+            if (p.kind is POWER or p.facing is not None) and has_stop(board, p, s):
                 return True
             realms.add(REALM_OF[s])
     if any(rearrangeable(position, side, r) for r in realms):
