@@ -9,11 +9,11 @@ out of equality, so that ``parse(format(x)) == x`` compares meaning, not layout.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from pbem.errors import Span
-from pbem.rules.values import quick
+from pbem.rules.values import value
 from pbem.rules.written import (
     NO_SPAN,
     ActionText,
@@ -54,7 +54,7 @@ def _span() -> Any:
     return field(default=NO_SPAN, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class StrayMark:
     """A comma or full stop a scan left where none belongs: ``0-1,``, ``7.,``, ``Be5.`` at a
     line's end. It means nothing; the reader ignores it with a warning."""
@@ -67,7 +67,7 @@ def _stray() -> Any:
     return field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class MarkText:
     """An editor's mark right after an action: ``!``, ``?``, ``!!``, ``??``, ``!?``, ``?!``.
     ``action`` is the index of the action in its turn (the last one: the turn's mark)."""
@@ -77,7 +77,7 @@ class MarkText:
     span: Span = _span()
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class VariationText:
     """A line that could have been played instead of the turn it follows, from the
     position before that turn: ``[9...Pa3a12 10.Pf7f12]``. ``game`` is its movetext, read
@@ -89,8 +89,7 @@ class VariationText:
     span: Span = _span()
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class TurnText:
     actions: tuple[ActionText, ...]
     #: comments and parenthesised notes written after the turn, verbatim
@@ -108,8 +107,7 @@ class TurnText:
     note_spans: tuple[Span, ...] = field(default=(), compare=False)
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class EntryText:
     """A numbered entry: White's turn then Black's, or only Black's after ``7...``."""
 
@@ -123,7 +121,7 @@ class EntryText:
     stray: StrayMark | None = _stray()
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ResultText:
     """``1-0``, ``0-1``, ``1/2-1/2``, ``*``, or ``wins``."""
 
@@ -134,7 +132,7 @@ class ResultText:
     stray: StrayMark | None = _stray()
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class LabelText:
     """``Set-up:`` (or a scanned ``Set?up:``) and similar headings in a transcript."""
 
@@ -142,7 +140,7 @@ class LabelText:
     span: Span = _span()
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ListMarkerText:
     """A ``-`` bullet before an entry, left by a transcript pasted from a list."""
 
@@ -153,8 +151,7 @@ class ListMarkerText:
 ItemOfMovetext = EntryText | ResultText | LabelText | ListMarkerText
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class GameText:
     """One game of a record file: its front matter and its movetext."""
 

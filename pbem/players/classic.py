@@ -9,7 +9,6 @@ now and then. Randomness comes only from ``rng``: the same seed, the same game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeVar
 
 from pbem.players.steps import Rng
@@ -23,6 +22,7 @@ from pbem.rules.game import Phase
 from pbem.rules.geometry import FORWARD, REALM_OF, REALM_ROW, Direction
 from pbem.rules.move_turns import Pass, Placement
 from pbem.rules.pieces import Side
+from pbem.rules.values import value
 from pbem.rules.written import ActionText
 
 T = TypeVar("T")
@@ -89,7 +89,7 @@ def play_game(
     return [t.actions for t in played.turns], played.final
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class PlayedTurn:
     side: Side
     actions: tuple[Action, ...]
@@ -99,7 +99,7 @@ class PlayedTurn:
     after: Position
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Playout:
     ruleset: Ruleset
     #: placements first (a turn each), then the turns of play

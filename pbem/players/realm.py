@@ -21,7 +21,6 @@ gives the same games in any process.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations
 from typing import TypeVar
 
@@ -74,6 +73,7 @@ from pbem.rules.realm.turns import (
     rearrangeable,
     sacrifices,
 )
+from pbem.rules.values import value
 from pbem.rules.written import ActionText
 
 T = TypeVar("T")
@@ -126,7 +126,7 @@ _KEEPS: dict[int, tuple[tuple[int, ...], ...]] = {
 _CHOICES = ("event.enforcer-choice", "event.immobilise-choice")
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Step:
     """One action as played: who, what, the events it caused, and the boards around it."""
 
@@ -142,7 +142,7 @@ class Step:
 Turn = tuple[Step, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Playout:
     ruleset: Ruleset
     #: set-up placements first, each a turn of one action, then the turns of play

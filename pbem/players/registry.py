@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import PbemError
 from pbem.players import classic, medieval, modern, oriental, realm
 from pbem.rules.game import GamePosition, GameRuleset
 from pbem.rules.pieces import Side
+from pbem.rules.values import value
 from pbem.rules.written import ActionText
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class GeneratedGame:
     """A game a policy played, as the record will say it."""
 
@@ -36,7 +36,7 @@ class GeneratedGame:
     playout: object = None
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Policy:
     """A game's random player: a whole game from a random stream, and a random ruleset."""
 

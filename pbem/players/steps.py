@@ -7,12 +7,13 @@ player chooses its own placements and moves; this only plays them out and keeps 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Generic, Protocol, TypeVar
 
 from pbem.rules.game import GamePosition, GameRuleset, Phase, Resolved
 from pbem.rules.move_turns import Pass, Placement
 from pbem.rules.pieces import BoardPiece, Side
+from pbem.rules.values import value
 from pbem.rules.written import ActionText
 
 #: the game's own position and ruleset
@@ -48,7 +49,7 @@ class MovesState(Protocol[P_co]):
     def over(self) -> bool: ...
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Step(Generic[P]):
     """One action as played, with its events and the boards around it (the action and
     the events are the game's own values, as in ``Resolved``)."""
@@ -65,7 +66,7 @@ class Step(Generic[P]):
 Turn = tuple[Step[P], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Playout(Generic[R, P]):
     """A whole game as a player played it."""
 

@@ -15,14 +15,14 @@ is not to be trusted, and a player called by his side ("White" playing White, as
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from pbem.ratings.table import SCORES, Finished
 from pbem.records.validate import GameReport
+from pbem.rules.values import value
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class RatedGames:
     """The games to fold, and the name shown for each player's key."""
 

@@ -39,7 +39,7 @@ from pbem.rules.game import (
 from pbem.rules.pieces import BLACK, WHITE, Side
 from pbem.rules.registry import featured, game_of
 from pbem.rules.repairs import reading_chosen
-from pbem.rules.values import quick
+from pbem.rules.values import value
 
 KNOWN_HEADERS = (
     "game", "ruleset", "setup", "white", "black", "event", "site", "date", "finished",
@@ -50,8 +50,7 @@ KNOWN_HEADERS = (
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class PlayedTurn:
     label: str
     side: Side
@@ -61,7 +60,7 @@ class PlayedTurn:
     after: GamePosition
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class GameError:
     """Where and why a record breaks."""
 

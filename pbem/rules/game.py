@@ -20,14 +20,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import Field, dataclass, field, fields, replace
+from dataclasses import Field, field, fields, replace
 from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pbem.errors import Diagnostic, RuleError
 from pbem.rules.geometry import SQUARE_NAMES, parse_square
 from pbem.rules.pieces import BoardPiece, Side
-from pbem.rules.values import quick
+from pbem.rules.values import value
 from pbem.rules.written import ActionText, MoveText, PassText, PlacementText, format_action
 
 #: a refusal names the refused piece's legal moves (``Game.explain_refusal``) when there
@@ -124,8 +124,7 @@ class ActionRuleError(RuleError):
         self.index = index
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Resolved:
     """One written action, resolved: what it does, what happened, what was repaired.
 
@@ -149,7 +148,7 @@ class Resolved:
         return self.writer(self)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class PieceStyle:
     """How one piece letter of one game is named and drawn.
 
@@ -165,7 +164,7 @@ class PieceStyle:
     char: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class PieceTable:
     """A game's pieces by letter: how each is named, drawn and written."""
 
@@ -190,7 +189,7 @@ class PieceTable:
         return c if piece.side is Side.WHITE else c.lower()
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class NotationWords:
     """A game's own examples of its notation, for its errors and hints.
 
@@ -213,7 +212,7 @@ class NotationWords:
     fixed: str = "B"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Mark:
     """One thing the SVG draws for the last turn.
 
@@ -229,7 +228,7 @@ class Mark:
     sign: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class SideTable:
     """The per-side numbers of a report: column titles (HTML), the text layout (two
     header lines and a printf format for a row: the side, then the values)."""
@@ -240,7 +239,7 @@ class SideTable:
     text_row: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class PieceMoves:
     """One piece's legal moves for ``pbem moves``: at most ``shown``, then a count."""
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Protocol, TypeVar
 
 from pbem.errors import RuleError
 from pbem.rules.geometry import SQUARES, Direction, square_name
+from pbem.rules.values import value
 
 
 class Side(IntEnum):
@@ -51,7 +51,7 @@ WHITE, BLACK = Side.WHITE, Side.BLACK
 BASE, POWER, ENFORCER = Kind.BASE, Kind.POWER, Kind.ENFORCER
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Piece:
     """A piece on the board. ``facing`` is None for Bases and Powers and for an
     immobilised Enforcer (which points up)."""

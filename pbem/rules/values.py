@@ -1,20 +1,31 @@
-"""Frozen values built at the speed of mutable ones.
+"""Frozen values, made cheaply at import and built at the speed of mutable ones.
 
-A frozen dataclass stores each field through ``object.__setattr__`` when it is made,
-which costs four to six times a plain slot store; validating a game makes hundreds of
-such values (positions, moves, the squares as written), and that was a quarter of the
-rules' time and an eighth of the parse. ``quick`` gives a frozen, slotted dataclass a
-twin, a plain class with the same slots, and a ``__new__`` that stores the fields into
-a twin with plain stores and then hands it the frozen class (the identical slot layout
-allows that). What comes out is an ordinary instance of the frozen class: assigning to
-it still raises ``FrozenInstanceError``, and equality, hashing, ``repr``,
-``dataclasses.replace``, copying and pickling behave as before.
+``@value`` makes what ``@dataclass(frozen=True, slots=True)`` makes, for a class with
+no dataclass base: the same fields, slots, equality, hash, ``repr``, refusal to
+change, ``dataclasses.fields``, ``dataclasses.replace``, copying and pickling. Two
+costs of the dataclass are why it exists:
+
+- **Building a value.** A frozen dataclass stores each field through
+  ``object.__setattr__``, four to six times a plain slot store; validating a game makes
+  hundreds of values (positions, moves, the squares as written). Here the class's
+  ``__new__`` stores the fields into a *twin*, a plain class with the same slots, and then
+  hands the object the frozen class (the identical slot layout allows that).
+- **Making the class.** ``dataclass`` writes each generated method as source text and
+  compiles it when the class is made: six or seven compilations a frozen class, about
+  1 ms, and the notation, the rules and the records make some sixty such classes at
+  every start of ``pbem``. Here the dataclass is asked only for its fields and slots;
+  ``__new__`` is the one method compiled (it must be fast), and equality, hash,
+  ``repr`` and the refusals are shared functions that read the fields' values through
+  one ``operator.attrgetter``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar, Protocol, TypeVar
+import operator
+import reprlib
+from collections.abc import Callable
+from typing import Any, ClassVar, Protocol, TypeVar, dataclass_transform
 
 
 class Dataclass(Protocol):
@@ -23,51 +34,140 @@ class Dataclass(Protocol):
     __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[object]]]
 
 
-T = TypeVar("T", bound=Dataclass)
+T = TypeVar("T")
 _FACTORY: Any = object()  # "no value given": the field's default factory makes one
 
 
-def quick(cls: type[T]) -> type[T]:
-    """Make ``cls`` (a frozen dataclass with ``slots=True``, no base, no
-    ``__post_init__``) construct through a mutable twin; returns ``cls``."""
-    params = getattr(cls, "__dataclass_params__", None)
-    if params is None or not params.frozen or "__slots__" not in cls.__dict__:
-        raise TypeError(f"{cls.__name__}: quick() takes a frozen dataclass with slots")
-    if cls.__mro__ != (cls, object) or hasattr(cls, "__post_init__"):
-        raise TypeError(f"{cls.__name__}: quick() takes no subclass and no __post_init__")
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    twin = type(f"{cls.__name__}Draft", (), {"__slots__": names})
-    # the twin is made by calling it (it has no __init__ of its own): cheaper than
-    # ``object.__new__(twin)``, which goes through a slot wrapper
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
+def value(cls: type[T]) -> type[T]:
+    """``cls`` as a frozen, slotted dataclass (see the module's docstring). Takes no
+    base class but ``typing.Generic``; a ``__post_init__`` runs as a dataclass's does."""
+    for base in cls.__mro__[1:-1]:  # only bases that add nothing to a value (Generic)
+        if (base.__dict__.get("__slots__") != () or hasattr(base, "__dataclass_fields__")
+                or "__init__" in base.__dict__ or "__new__" in base.__dict__):
+            raise TypeError(f"{cls.__name__}: value() takes no base class but Generic")
+    own = cls.__dict__
+    # as dataclass decides: a class that writes __eq__ without __hash__ has __hash__ = None
+    explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
+    keep = {name for name in ("__eq__", "__repr__") if name in own}
+    made: Any = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=True)
+    fields = dataclasses.fields(made)
+    made.__new__ = _constructor(made, fields)
+    made.__init__ = object.__init__  # __new__ has made the value
+    compared = _getter([f.name for f in fields if f.compare])
+    if "__eq__" not in keep:
+        made.__eq__ = _equality(compared)
+    if not explicit_hash:
+        made.__hash__ = _hash(
+            _getter([f.name for f in fields if (f.compare if f.hash is None else f.hash)])
+        )
+    if "__repr__" not in keep:
+        made.__repr__ = _representation([f.name for f in fields if f.repr])
+    names = frozenset(f.name for f in fields)
+    made.__setattr__ = _refusal(made, names, "assign to", object.__setattr__)
+    made.__delattr__ = _refusal(made, names, "delete", object.__delattr__)
+    made.__reduce__ = _reduction(made, tuple(f.name for f in fields))
+    result: type[T] = made
+    return result
+
+
+def _constructor(cls: type[Any], fields: tuple[dataclasses.Field[Any], ...]) -> Any:
+    """The class's ``__new__``: what dataclasses writes as a mutable class's ``__init__``,
+    storing into the twin, then the value is handed the frozen class (the same slots:
+    only what it is changes)."""
+    # the same bases (they add no slots: ``value`` checks), so that the layout is the same
+    body: dict[str, Any] = {"__slots__": tuple(f.name for f in fields)}
+    if "__orig_bases__" in cls.__dict__:  # Generic[...]: Generic takes no plain heir
+        body["__orig_bases__"] = cls.__dict__["__orig_bases__"]
+    twin = type(f"{cls.__name__}Draft", cls.__bases__, body)
+    # the twin is made by calling it (none of its bases has an __init__ of its own):
+    # cheaper than ``object.__new__(twin)``, which goes through a slot wrapper
     namespace: dict[str, Any] = {"_FACTORY": _FACTORY, "_twin": twin}
     params, stores = [], []
-    for f in dataclasses.fields(cls):
-        if not f.init:
-            raise TypeError(f"{cls.__name__}.{f.name}: quick() needs every field in __init__")
-        if f.default is not dataclasses.MISSING:
+    for f in fields:
+        has_default = f.default is not dataclasses.MISSING
+        has_factory = f.default_factory is not dataclasses.MISSING
+        if has_default:
             namespace[f"_d_{f.name}"] = f.default
-            params.append(f"{f.name}=_d_{f.name}")
-        elif f.default_factory is not dataclasses.MISSING:
+        if has_factory:
             namespace[f"_f_{f.name}"] = f.default_factory
+        if not f.init:  # set as the dataclass sets it: its default, or by __post_init__
+            if has_default or has_factory:
+                store = f"_d_{f.name}" if has_default else f"_f_{f.name}()"
+                stores.append(f"    self.{f.name} = {store}")
+            continue
+        if has_default:
+            params.append(f"{f.name}=_d_{f.name}")
+        elif has_factory:
             params.append(f"{f.name}=_FACTORY")
             stores.append(f"    if {f.name} is _FACTORY:\n        {f.name} = _f_{f.name}()")
         else:
             params.append(f.name)
         stores.append(f"    self.{f.name} = {f.name}")
-    # what dataclasses writes as a mutable class's __init__, storing into the twin; then
-    # the value is handed the frozen class (the same slots: only what it is changes)
+    post = ["    self.__post_init__()"] if hasattr(cls, "__post_init__") else []
     source = "\n".join(
         [f"def __new__(klass, {', '.join(params)}):", "    self = _twin()", *stores,
-         "    self.__class__ = klass", "    return self"]
+         "    self.__class__ = klass", *post, "    return self"]
     )
     exec(source, namespace)  # our own text, made from the field names
     new = namespace["__new__"]
     new.__qualname__ = f"{cls.__name__}.__new__"  # what a wrong call names
+    return new
 
-    def __reduce__(self: Any) -> tuple[Any, tuple[Any, ...]]:  # copy and pickle
+
+def _getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """The values of ``names`` as a tuple, as the dataclass's methods compare and hash them."""
+    if len(names) > 1:
+        many: Callable[[Any], tuple[Any, ...]] = operator.attrgetter(*names)
+        return many
+    if names:
+        one = operator.attrgetter(names[0])
+        return lambda self: (one(self),)
+    return lambda self: ()
+
+
+def _equality(key: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
+    def __eq__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return key(self) == key(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _hash(key: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:
+    def __hash__(self: Any) -> int:
+        return hash(key(self))
+
+    return __hash__
+
+
+def _representation(names: list[str]) -> Callable[[Any], str]:
+    @reprlib.recursive_repr()
+    def __repr__(self: Any) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        return f"{self.__class__.__qualname__}({shown})"
+
+    return __repr__
+
+
+def _refusal(
+    cls: type[Any], names: frozenset[str], verb: str, allowed: Callable[..., None]
+) -> Callable[..., None]:
+    """``__setattr__`` or ``__delattr__``: a frozen dataclass's refusal, word for word."""
+
+    def refuse(self: Any, name: str, *rest: Any) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot {verb} field {name!r}")
+        allowed(self, name, *rest)
+
+    return refuse
+
+
+def _reduction(cls: type[Any], names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """``__reduce__``: copying and pickling make the value again through its class."""
+
+    def __reduce__(self: Any) -> tuple[Any, tuple[Any, ...]]:
         return cls, tuple(getattr(self, n) for n in names)
 
-    cls.__new__ = new  # type: ignore[method-assign]  # on purpose: see the docstring
-    cls.__init__ = object.__init__  # type: ignore[method-assign]  # __new__ made it
-    cls.__reduce__ = __reduce__  # type: ignore[method-assign]
-    return cls
+    return __reduce__

@@ -16,12 +16,12 @@ a game can name a written action in its messages without the notation layer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from pbem.errors import Span
 from pbem.rules.geometry import SQUARE_NAMES
-from pbem.rules.values import quick
+from pbem.rules.values import value
 
 NO_SPAN = Span(0, 0)
 
@@ -30,8 +30,7 @@ def _span() -> Any:
     return field(default=NO_SPAN, compare=False, repr=False)
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class SquareText:
     """A square as written: ``h11``, or ``L1`` in a scanned transcript."""
 
@@ -39,8 +38,7 @@ class SquareText:
     span: Span = _span()
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class EventText:
     """An event in parentheses after a move: ``Bh11``, ``Eg12S``, ``xBb5``, ``xEa7``, ``+Ea4``.
 
@@ -57,8 +55,7 @@ class EventText:
     span: Span = _span()
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class PlacementText:
     """A piece put on a square: set-up ``Bh11``, ``Pi10``; a placement ``Eb5``."""
 
@@ -67,8 +64,7 @@ class PlacementText:
     span: Span = _span()
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class MoveText:
     """``Pc10g10(Bh11)``, ``Eb2b5e5``, ``Eh8h11off``, ``Eh11off``, ``Pc4d4d6``.
 
@@ -94,8 +90,7 @@ class MoveText:
         return self.squares[-1]
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class ItemText:
     """One piece put back by a Rearrangement: ``Pg4``, ``Eg6N``, ``Ei4U``."""
 
@@ -105,8 +100,7 @@ class ItemText:
     span: Span = _span()
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class RearrangementText:
     """``Rh5(Pg4,Pi6,Eg6N,Ei4U)``; with the opponent's pieces after a semicolon,
     ``Rh5(Pg4,Eg6N;Pi6,Ei4U)``, where the ruleset allows moving them."""
@@ -117,8 +111,7 @@ class RearrangementText:
     opponent: tuple[ItemText, ...] = ()
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class SacrificeText:
     """``Sg4(Eh4E)``: the Power on g4 is sacrificed and the Enforcer on h4 points East."""
 
@@ -128,8 +121,7 @@ class SacrificeText:
     span: Span = _span()
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class PassText:
     span: Span = _span()
 

@@ -8,15 +8,12 @@ make it; where there are several, leaving it out is an error naming them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbem.rules.move_turns import GameEnded, Pass, Placement
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.values import quick
+from pbem.rules.values import value
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Move:
     """A piece moves from the Center ``path[0]`` over the Centers ``path[1:]``.
 
@@ -44,16 +41,14 @@ Action = Placement | Move | Pass
 
 
 # -- events, in the order they happen --------------------------------------------------
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Placed:
     side: Side
     kind: Kind
     square: int
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Refilled:
     """A Border piece went onto the Center a mover left: Classic's rescue (the mover's
     own piece) or Medieval's replacement (the opponent's)."""
@@ -66,8 +61,7 @@ class Refilled:
     rescue: bool
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Dislodged:
     #: the side whose piece was dislodged
     side: Side
@@ -76,8 +70,7 @@ class Dislodged:
     to: int
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class MovedOff:
     side: Side
     kind: Kind

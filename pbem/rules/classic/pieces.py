@@ -7,12 +7,11 @@ them in its own words (see ``Variant.names``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbem.rules.pieces import Kind, Side
+from pbem.rules.values import value
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Piece:
     side: Side
     kind: Kind

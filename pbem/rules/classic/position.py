@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pbem.rules.classic.pieces import Piece
 from pbem.rules.classic.ruleset import CLASSIC_RULES, Ruleset
@@ -10,15 +10,14 @@ from pbem.rules.classic.variant import Variant
 from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, IS_CENTER, REALM_SQUARES, REALMS, SQUARES
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.values import quick
+from pbem.rules.values import value
 
 Board = tuple[Piece | None, ...]
 Pair = tuple[int, int]
 EMPTY_BOARD: Board = (None,) * len(SQUARES)
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Position:
     ruleset: Ruleset = CLASSIC_RULES
     board: Board = EMPTY_BOARD

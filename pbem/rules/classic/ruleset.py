@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import RulesetError
@@ -18,6 +17,7 @@ from pbem.rules.classic.pieces import PIECE_BY_CODE, Piece
 from pbem.rules.classic.variant import CLASSIC, Variant
 from pbem.rules.geometry import IS_CENTER, SQUARE_NAMES, is_square_name, parse_square
 from pbem.rules.pieces import Side
+from pbem.rules.values import value
 
 #: option -> what it means (for errors, docs and ``pbem rulesets``)
 OPTION_HELP: dict[str, str] = {
@@ -30,7 +30,7 @@ OPTION_HELP: dict[str, str] = {
 Opening = tuple[tuple[int, Piece], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Ruleset:
     variant: Variant = CLASSIC
     #: the preset this came from, or a description such as "classic+double_moves"

@@ -10,7 +10,7 @@ says so to the player.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pbem.errors import RuleError
 from pbem.rules.classic.actions import Dislodged, Event, Move, MovedOff, Placed, Refilled
@@ -26,15 +26,14 @@ from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, IS_CENTER, REALM_OF, realm_name, square_name
 from pbem.rules.move_turns import DRAW, GameEnded, Pass, Placement, check_pass, check_playing
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.values import quick
+from pbem.rules.values import value
 
 
 def win_for(side: Side) -> str:
     return "1-0" if side is Side.WHITE else "0-1"
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class TurnState:
     """A turn under way: the position after the moves so far."""
 

@@ -10,7 +10,6 @@ board, so they cannot disagree.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from enum import Enum
 
 from pbem.errors import RuleError
@@ -27,6 +26,7 @@ from pbem.rules.geometry import (
 )
 from pbem.rules.modern.pieces import IS_TARGET, Board, name_of, realm_counts
 from pbem.rules.pieces import Kind, Piece, Side
+from pbem.rules.values import value
 
 
 class Entry(Enum):
@@ -46,7 +46,7 @@ class Entry(Enum):
     CLOSED = "closed"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Line:
     """A legal line: the squares as written (start, turning squares, stop) and
     whether the stop captures the stop's Realm."""
@@ -266,7 +266,7 @@ def _check_turn(realms: Realms, who: str, at: int, start: int, turned: set[int])
         )
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class RealmLines:
     """A piece's legal lines that stop in (or capture) one Realm: how many, and the
     first few (the cap) as examples."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import RuleError
@@ -15,9 +14,10 @@ from pbem.rules.move_turns import PlyPosition
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.pieces import Pair as Pair
 from pbem.rules.setup_rules import opening_board
+from pbem.rules.values import value
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Position(PlyPosition):
     ruleset: ModernRules = MODERN
     board: Board = EMPTY_BOARD

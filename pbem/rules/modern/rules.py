@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pbem.rules.setup_rules import Opening, SetupRules
+from pbem.rules.values import value
 
 OPTION_HELP: dict[str, str] = {
     "setup": "standard (the reconstructed opening) or placement (each side places its "
@@ -16,7 +16,7 @@ OPTION_HELP: dict[str, str] = {
 SETUP_CODES = ("wE", "wP", "wB", "bE", "bP", "bB")
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ModernRules(SetupRules):
     game: ClassVar[str] = "modern"
     title: ClassVar[str] = "Modern Realm"

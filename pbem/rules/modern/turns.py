@@ -6,8 +6,6 @@ mobile piece of the Realm has left (or cannot) comes when the turn is finished.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbem.errors import RuleError
 from pbem.rules.game import Phase
 from pbem.rules.geometry import (
@@ -44,11 +42,10 @@ from pbem.rules.move_turns import (
     placed,
 )
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.values import quick
+from pbem.rules.values import value
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Move:
     """A piece's line: ``frm``, the turning squares ``via``, the stop ``to``; and the
     events as written: the HQ's square and where the dislodged piece goes (None when
@@ -65,8 +62,7 @@ class Move:
         return (self.frm, *self.via, self.to)
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class HQPlaced:
     """``side`` captured the Realm of ``square`` (its Center): the moving piece left the
     game and an HQ from supply stands there."""
@@ -75,8 +71,7 @@ class HQPlaced:
     square: int
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Dislodged:
     """The enemy piece on the captured Center went to ``to``; ``side`` is its owner."""
 
@@ -89,8 +84,7 @@ Event = HQPlaced | Dislodged | GameEnded
 
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class TurnState:
     start: Position
     position: Position

@@ -7,11 +7,11 @@ Presets (``oriental``, ``oriental-placement``, ``oriental-warning``) live in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pbem.errors import RulesetError
 from pbem.rules.setup_rules import Opening, SetupRules
+from pbem.rules.values import value
 
 #: option -> what it means, in the players' words
 OPTION_HELP: dict[str, str] = {
@@ -24,7 +24,7 @@ OPTION_HELP: dict[str, str] = {
 SETUP_CODES = ("wE", "wP", "bE", "bP")
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class OrientalRules(SetupRules):
     game: ClassVar[str] = "oriental"
     title: ClassVar[str] = "Oriental Realm"

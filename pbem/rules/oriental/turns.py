@@ -7,8 +7,6 @@ move that makes it (the rest of the turn is not played).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbem.errors import RuleError
 from pbem.rules.game import Phase
 from pbem.rules.geometry import (
@@ -44,11 +42,10 @@ from pbem.rules.oriental.pieces import (
 )
 from pbem.rules.oriental.position import Position
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.values import quick
+from pbem.rules.values import value
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Move:
     """A piece moves from ``frm`` to ``to`` in a straight line over empty squares."""
 
@@ -56,8 +53,7 @@ class Move:
     to: int
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Surrounded:
     """The event that ends the game: ``side`` surrounded the group on ``group``."""
 
@@ -69,8 +65,7 @@ Event = Surrounded | GameEnded
 
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class TurnState:
     """A turn under way: the Realm it plays from and the pieces still to move."""
 

@@ -7,15 +7,12 @@ only where there is one to make.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbem.rules.geometry import Direction
 from pbem.rules.pieces import Kind, Piece, Side
-from pbem.rules.values import quick
+from pbem.rules.values import value
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Placement:
     """Set-up: a Base on a Center, or a Power on a Border square."""
 
@@ -23,8 +20,7 @@ class Placement:
     square: int
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Move:
     """A Power or Enforcer moves from ``frm`` to ``to`` in a straight line."""
 
@@ -37,8 +33,7 @@ class Move:
     immobilise: int | None = None
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Rearrangement:
     """All own Powers and Enforcers of a realm put back on new squares.
 
@@ -52,8 +47,7 @@ class Rearrangement:
     placements: tuple[tuple[int, Piece], ...]
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Sacrifice:
     """Power sacrifice (a variation): before his turn a player removes the Power on
     ``power`` for good to remobilise his immobilised Enforcer on ``enforcer``, in the
@@ -64,8 +58,7 @@ class Sacrifice:
     facing: Direction
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Pass:
     """Only when the side has no legal turn."""
 
@@ -74,31 +67,27 @@ Action = Placement | Move | Rearrangement | Pass | Sacrifice
 
 
 # -- events (narrated in words by pbem.render.narrate) ----------------------------------
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class BaseCreated:
     side: Side
     square: int
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class EnforcerCreated:
     side: Side
     square: int
     facing: Direction
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class BaseCaptured:
     #: the capturing side
     side: Side
     square: int
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class EnforcerImmobilised:
     #: the side whose Enforcer was immobilised
     side: Side
@@ -107,23 +96,20 @@ class EnforcerImmobilised:
     own: bool
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class PowerSacrificed:
     side: Side
     square: int
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class EnforcerRemobilised:
     side: Side
     square: int
     facing: Direction
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class GameEnded:
     reason: str
     result: str

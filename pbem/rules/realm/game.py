@@ -9,7 +9,6 @@ sacrifice first, where the ruleset has it): ``FeaturedTurn`` holds either.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import compress
 from typing import cast
 
@@ -56,7 +55,7 @@ from pbem.rules.realm.ruleset import FEATURED, OPTION_HELP, Ruleset, option_rang
 from pbem.rules.realm.scoring import score
 from pbem.rules.realm.snapshot import position_from_snapshot, snapshot_data
 from pbem.rules.repairs import square_readings
-from pbem.rules.values import quick
+from pbem.rules.values import value
 from pbem.rules.written import (
     ActionText,
     MoveText,
@@ -78,8 +77,7 @@ _CODES = {id(p): p.code for p in ALL_PIECES}
 
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class FeaturedTurn:
     """A turn after a whole-turn action (placement, Rearrangement, pass): ``done`` is the
     position it led to. Before its first action a turn's state is the position itself,

@@ -6,8 +6,6 @@ so a game's history is simply a list of positions (the referee stores one per tu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbem.rules.game import SETUP, Phase
 from pbem.rules.geometry import CENTER, REALM_SQUARES, REALMS
 from pbem.rules.pieces import BASE, ENFORCER, POWER, WHITE, Piece, Side
@@ -15,11 +13,10 @@ from pbem.rules.pieces import EMPTY_BOARD as EMPTY_BOARD
 from pbem.rules.pieces import Board as Board
 from pbem.rules.pieces import Pair as Pair
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
-from pbem.rules.values import quick
+from pbem.rules.values import value
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class Position:
     ruleset: Ruleset = FEATURED
     board: Board = EMPTY_BOARD

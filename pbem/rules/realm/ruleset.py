@@ -9,10 +9,11 @@ mapping, so the rules core stays free of file I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any, ClassVar
 
 from pbem.errors import RulesetError
+from pbem.rules.values import value
 
 _RANGES = {
     "bases": (11, 13),
@@ -40,7 +41,7 @@ OPTION_HELP: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Ruleset:
     #: the game these rules are for (``pbem.rules.registry``)
     game: ClassVar[str] = "featured"

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbem.rules.game import counted
 from pbem.rules.geometry import CENTER
 from pbem.rules.pieces import BASE, BLACK, ENFORCER, WHITE
 from pbem.rules.realm.position import Position
+from pbem.rules.values import value
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Score:
     realms: tuple[int, int]
     #: mobile Enforcers on the board plus Enforcers in supply (plus Bases captured,

@@ -8,7 +8,6 @@ error can name the very action that broke the turn.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import compress
 
 from pbem.errors import RuleError
@@ -38,11 +37,10 @@ from pbem.rules.realm.movement import check_path, check_piece, has_stop
 from pbem.rules.realm.position import Position, bump
 from pbem.rules.realm.scoring import score
 from pbem.rules.realm.special_events import after_enforcer_stop, after_power_stop
-from pbem.rules.values import quick
+from pbem.rules.values import value
 
 
-@quick
-@dataclass(frozen=True, slots=True)
+@value
 class TurnState:
     """A Dispersal or Concentration under way."""
 
