@@ -187,9 +187,9 @@ def test_any_bytes_give_a_verdict_not_a_traceback(tmp_path, content):
 def test_every_command_has_help(capsys):
     for command in ("validate", "replay", "board", "archive"):
         with pytest.raises(SystemExit) as exc:
-            from pbem.cli import _parser
+            from pbem.cli import parser
 
-            _parser().parse_args([command, "--help"])
+            parser().parse_args([command, "--help"])
         assert exc.value.code == 0
         out = capsys.readouterr().out
         assert "usage: pbem " + command in out
@@ -223,3 +223,53 @@ def test_archive_usage_errors(tmp_path, capsys, bad):
         args = ["archive", str(tmp_path / "nope"), "-o", str(target)]
     code, _, err = run(capsys, *args)
     assert code == 2 and "pbem:" in err and "Traceback" not in err
+
+
+def _command_names() -> list[str]:
+    """The commands ``pbem --help`` lists (the lines under COMMAND)."""
+    from pbem.cli import parser
+
+    text = parser().format_help().split("  COMMAND\n", 1)[1].split("\n\n", 1)[0]
+    return [line.split()[0] for line in text.splitlines() if line.startswith("    ") and
+            not line.startswith("     ")]
+
+
+def _said(argv: list[str], built: list[str] | None) -> tuple[object, str, str]:
+    """What parsing ``argv`` with the parser built for ``built`` prints, and its exit."""
+    import contextlib
+    import io
+
+    from pbem.cli import parser
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            result: object = vars(parser(built).parse_args(argv))
+        except SystemExit as exc:
+            result = exc.code
+    return result, out.getvalue(), err.getvalue()
+
+
+def test_the_parser_of_one_command_says_what_the_whole_parser_says():
+    """``pbem validate ...`` builds only validate's parser: every command's help, a wrong
+    option, a missing argument and a good call come out as with every command built."""
+    names = _command_names()
+    assert len(names) > 20 and {"validate", "tournament", "set-deadline", "store"} <= set(names)
+    for name in names:
+        for argv in ([name, "--help"], [name, "--no-such-option"], [name],
+                     [name, "x", "y", "z", "--json"]):
+            one = _said(argv, argv)
+            assert one == _said(argv, None), argv
+            if argv[1:] == ["--help"]:
+                assert f"usage: pbem {name}" in one[1]
+    for argv in (["tournament", "new", "--help"], ["store", "copy", "--help"],
+                 ["validate", "games", "--json", "-j", "1"], ["valid", "x"], ["--version"]):
+        assert _said(argv, argv) == _said(argv, None), argv
+
+
+def test_only_the_command_that_runs_has_its_parser_built():
+    from pbem.cli import parser
+
+    listed = parser(["validate", "x"]).format_help().split("COMMAND\n", 1)[1]
+    assert "validate" in listed and "replay" not in listed and "tournament" not in listed
+    assert "replay      the position" in parser(["nonsense"]).format_help()

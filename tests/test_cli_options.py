@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.cli import _parser
+from pbem.cli import parser
 
 CLI = Path(__file__).resolve().parents[1] / "pbem" / "cli"
 OPTIONS = CLI / "options.py"
@@ -105,7 +105,7 @@ def _help_of(parser: argparse.ArgumentParser, flag: str) -> str | None:
 
 @pytest.mark.parametrize("flag", ["--home", "--no-send"])
 def test_every_command_says_the_same_of_a_shared_option(flag: str) -> None:
-    helps = {name: _help_of(p, flag) for name, p in _commands(_parser())}
+    helps = {name: _help_of(p, flag) for name, p in _commands(parser())}
     helps = {name: text for name, text in helps.items() if text is not None}
     assert len(helps) >= 8  # the referee's commands take it
     # ratings adds when it reads the home, after the same words

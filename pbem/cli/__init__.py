@@ -17,9 +17,11 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from pbem import __version__
+from pbem.cli.options import Commands
 from pbem.errors import EXIT_INPUT, EXIT_OK, EXIT_USAGE, PbemError, UsageError
 
 #: the modules that add commands, in the order ``pbem --help`` lists their commands
@@ -41,27 +43,74 @@ COMMAND_MODULES = (
 )
 
 
-def _parser() -> argparse.ArgumentParser:
+def parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """``pbem``'s parser. Given the arguments of one run whose first word names a command,
+    only that command's parser is built: the others' options are never needed, and
+    building them all was a quarter of what ``pbem validate`` of one game spends on its
+    own code. Anything else (``--help``, no command, an unknown word) gets every command."""
+    if argv and not argv[0].startswith("-"):  # pbem's own options (-h, --version) come first
+        one = _OneCommand(argv[0])
+        p = _built(one)
+        if one.found:
+            return p
+    return _built(None)
+
+
+def _built(one: _OneCommand | None) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="pbem",
         description="Referee, validator and archivist for Realm and the games on its board.",
     )
     p.add_argument("--version", action="version", version=f"pbem {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    commands: Commands = sub if one is None else one.bind(sub)
     for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+        importlib.import_module(name).register(commands)
     return p
+
+
+class _OneCommand:
+    """What the modules' ``register`` get when one command runs: ``add_parser`` makes that
+    command's parser, and for any other command a stand-in that takes every call and
+    keeps nothing."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.found = False
+        self.sub: Commands | None = None
+
+    def bind(self, sub: Commands) -> _OneCommand:
+        self.sub = sub
+        return self
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        if name != self.name and self.name not in kwargs.get("aliases", ()):
+            return _IGNORED
+        assert self.sub is not None
+        self.found = True
+        return self.sub.add_parser(name, **kwargs)
+
+
+class _Ignored:
+    """A parser of a command that does not run: every method call is taken and ignored."""
+
+    def __getattr__(self, name: str) -> Callable[..., _Ignored]:
+        return lambda *args, **kwargs: self
+
+
+_IGNORED: Any = _Ignored()
 
 
 # -- entry point ------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
+    argv = sys.argv[1:] if argv is None else argv
+    top = parser(argv)
     try:
-        args = parser.parse_args(argv)
+        args = top.parse_args(argv)
     except SystemExit as exc:  # argparse has printed its message
         return EXIT_OK if exc.code == 0 else EXIT_USAGE
     if not getattr(args, "func", None):
-        parser.print_help(sys.stderr)
+        top.print_help(sys.stderr)
         return EXIT_USAGE
     try:
         return int(args.func(args, sys.stdout))

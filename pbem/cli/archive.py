@@ -13,7 +13,7 @@ from pbem.cli.inputs import ruleset_option
 from pbem.errors import EXIT_INVALID, EXIT_OK, EXIT_USAGE, UsageError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     """Add ``archive`` to ``pbem``."""
     a = sub.add_parser(
         "archive",

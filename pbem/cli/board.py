@@ -12,7 +12,7 @@ from pbem.cli.inputs import CheckedGames
 from pbem.errors import UsageError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     """Add ``board`` to ``pbem``."""
     b = sub.add_parser(
         "board",

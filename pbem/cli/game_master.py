@@ -19,7 +19,7 @@ from pbem.errors import EXIT_INVALID, EXIT_OK, PbemError, UsageError
 Command = Callable[[argparse.Namespace, TextIO], int]
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     """Add ``tick`` and the game master's commands to ``pbem``."""
     p = sub.add_parser(
         "tick", help="do the timed work: reminders, forfeits, claims, digests (for cron)",
@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                  "turns go (kept: --undo puts them back)", cmd_rollback, _rollback_arguments)
 
 
-def _on_one_game(sub: argparse._SubParsersAction, name: str, text: str, func: Command,
+def _on_one_game(sub: options.Commands, name: str, text: str, func: Command,
                  own: Callable[[argparse.ArgumentParser], object] | None = None) -> None:
     """One game master's command: GAME, its own arguments, --home and --no-send."""
     p = sub.add_parser(name, help=text, description=text.capitalize() + ". Both players "

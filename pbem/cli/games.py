@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from pbem.referee.config.home import Home
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     """Add ``init``, ``new``, ``games`` and ``show`` to ``pbem``."""
     p = sub.add_parser(
         "init", help="create the referee's data folder",

@@ -18,7 +18,7 @@ _PREFIX = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 MAX_GAMES = 10_000_000
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     """Add ``generate`` to ``pbem``."""
     p = sub.add_parser(
         "generate",

@@ -35,7 +35,7 @@ EXIT_QUEUED = 5
 EXIT_GIVEN_UP = 6
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     """Add ``mail``, ``poll``, ``flush`` and ``check-mail`` to ``pbem``."""
     p = sub.add_parser(
         "mail", help="handle one message from standard input (for an MTA pipe)",

@@ -21,7 +21,7 @@ JSON_HELP = (
 )
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     """Add ``pbem moves`` to ``pbem``."""
     m = sub.add_parser(
         "moves",

@@ -14,6 +14,14 @@ things to different commands; the test names them and why).
 from __future__ import annotations
 
 import argparse
+from typing import Any, Protocol
+
+
+class Commands(Protocol):
+    """What each command module's ``register`` adds its commands to: argparse's
+    subparsers, or, when one command runs, only that command's (``pbem.cli.parser``)."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
 
 #: the help of --home everywhere (the folder ``pbem init`` creates)
 HOME_HELP = "the referee's data folder (default: $PBEM_HOME, else ./pbem-home)"

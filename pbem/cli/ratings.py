@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from pbem.records.validate import GameReport
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     p = sub.add_parser(
         "ratings", help="the players' Glicko-2 ratings, one table per game of the family",
         description="Print the ratings from the finished rated games: of the referee's "

@@ -11,7 +11,7 @@ from pbem.cli import options
 from pbem.cli.inputs import CheckedGames
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     """Add ``replay`` to ``pbem``."""
     r = sub.add_parser(
         "replay",

@@ -13,7 +13,7 @@ from pbem.cli import options
 from pbem.errors import EXIT_OK, PbemError, UsageError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     p = sub.add_parser(
         "rulesets",
         help="list the ruleset presets, or show every option of one",

@@ -16,7 +16,7 @@ from pbem.cli.home import game_id, open_home, say_site
 from pbem.errors import EXIT_OK, UsageError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     p = sub.add_parser(
         "export", help="write referee games as .realm records (no addresses)",
         description="Write a game (or --all) as a .realm record with full front matter: "

@@ -12,7 +12,7 @@ from pbem.cli import options
 from pbem.errors import EXIT_INVALID, EXIT_OK, UsageError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     p = sub.add_parser(
         "store", help="check the referee's store, or copy it to PostgreSQL",
         description="check: run the integrity checks of the store's engine (SQLite's "

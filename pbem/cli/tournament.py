@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from pbem.referee.store.tournaments import Event
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     """Add ``tournament`` (with its steps) and ``tournaments`` to ``pbem``."""
     t = sub.add_parser(
         "tournament", help="run an event: a round robin or a Swiss, by mail",

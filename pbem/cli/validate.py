@@ -16,7 +16,7 @@ from pbem.cli import options
 from pbem.cli.inputs import record_files, ruleset_option
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: options.Commands) -> None:
     """Add ``validate`` to ``pbem``."""
     v = sub.add_parser(
         "validate",

@@ -50,6 +50,8 @@ def value(cls: type[T]) -> type[T]:
     # as dataclass decides: a class that writes __eq__ without __hash__ has __hash__ = None
     explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
     keep = {name for name in ("__eq__", "__repr__") if name in own}
+    if cls.__doc__ is None:  # the dataclass would work one out from a signature: slow
+        cls.__doc__ = f"{cls.__name__}({', '.join(cls.__annotations__)})"
     made: Any = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=True)
     fields = dataclasses.fields(made)
     made.__new__ = _constructor(made, fields)
