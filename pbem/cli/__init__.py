@@ -47,7 +47,8 @@ def parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """``pbem``'s parser. Given the arguments of one run whose first word names a command,
     only that command's parser is built, and the command modules after its own are not
     imported: the others' options are never needed, and building them all was a quarter
-    of what ``pbem validate`` of one game spends on its own code. Anything else (``--help``, no command, an unknown word) gets every command."""
+    of what ``pbem validate`` of one game spends on its own code. Anything else
+    (``--help``, no command, an unknown word) gets every command."""
     if argv and not argv[0].startswith("-"):  # pbem's own options (-h, --version) come first
         one = _OneCommand(argv[0])
         p = _built(one)
