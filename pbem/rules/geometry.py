@@ -143,7 +143,7 @@ def _lines() -> dict[int, tuple[Direction, tuple[int, ...]]]:
     out = {}
     for frm in SQUARES:
         key = frm * 144
-        for d, ray in zip(DIRECTIONS, RAYS[frm]):
+        for d, ray in zip(DIRECTIONS, RAYS[frm], strict=True):
             for i, to in enumerate(ray):
                 out[key + to] = (d, ray[:i])
     return out
