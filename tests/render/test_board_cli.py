@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.cli import _parser, main
+from pbem.cli import main, parser
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "games" / "sample-game-2002.realm"
@@ -108,7 +108,7 @@ def test_board_usage_errors_exit_2(args, capsys):
 
 def test_board_has_help(capsys):
     with pytest.raises(SystemExit) as exc:
-        _parser().parse_args(["board", "--help"])
+        parser().parse_args(["board", "--help"])
     assert exc.value.code == 0
     out = capsys.readouterr().out
     assert "usage: pbem board" in out and "--turn" in out
