@@ -77,7 +77,7 @@ def square_name(sq: int) -> str:
 REALM_OF: tuple[int, ...] = tuple((rank_of(s) // 3) * 4 + file_of(s) // 3 for s in SQUARES)
 #: the Center square of every realm
 CENTER: tuple[int, ...] = tuple(square((r % 4) * 3 + 1, (r // 4) * 3 + 1) for r in REALMS)
-IS_CENTER: tuple[bool, ...] = tuple(s in set(CENTER) for s in SQUARES)
+IS_CENTER: tuple[bool, ...] = tuple(s in frozenset(CENTER) for s in SQUARES)
 #: the nine squares of every realm, in square order
 REALM_SQUARES: tuple[tuple[int, ...], ...] = tuple(
     tuple(s for s in SQUARES if REALM_OF[s] == r) for r in REALMS
@@ -98,12 +98,12 @@ def realm_name(realm: int) -> str:
 
 def _ray(sq: int, d: Direction) -> tuple[int, ...]:
     df, dr = _STEP[d]
-    f, r = file_of(sq) + df, rank_of(sq) + dr
-    out = []
-    while 0 <= f < SIZE and 0 <= r < SIZE:
-        out.append(square(f, r))
-        f, r = f + df, r + dr
-    return tuple(out)
+    f, r = file_of(sq), rank_of(sq)
+    # as many steps as the board allows from here, each one ``dr`` ranks and ``df`` files on
+    steps = min(SIZE - 1 - f if df > 0 else f if df < 0 else SIZE,
+                SIZE - 1 - r if dr > 0 else r if dr < 0 else SIZE)
+    step = dr * SIZE + df
+    return tuple(range(sq + step, sq + step * (steps + 1), step))
 
 
 #: RAYS[sq][d]: the squares from ``sq`` (exclusive) to the edge in direction ``d``
@@ -142,10 +142,10 @@ EXITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 def _lines() -> dict[int, tuple[Direction, tuple[int, ...]]]:
     out = {}
     for frm in SQUARES:
-        for d in DIRECTIONS:
-            ray = RAYS[frm][d]
+        key = frm * 144
+        for d, ray in zip(DIRECTIONS, RAYS[frm], strict=True):
             for i, to in enumerate(ray):
-                out[frm * 144 + to] = (d, ray[:i])
+                out[key + to] = (d, ray[:i])
     return out
 
 
