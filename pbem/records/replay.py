@@ -39,7 +39,7 @@ from pbem.rules.game import (
 from pbem.rules.pieces import BLACK, WHITE, Side
 from pbem.rules.registry import featured, game_of
 from pbem.rules.repairs import reading_chosen
-from pbem.rules.values import value
+from pbem.rules.values import new_of, value
 
 KNOWN_HEADERS = (
     "game", "ruleset", "setup", "white", "black", "event", "site", "date", "finished",
@@ -58,6 +58,10 @@ class PlayedTurn:
     resolved: tuple[Resolved, ...]
     before: GamePosition
     after: GamePosition
+
+
+#: made at every turn, by its ``__new__`` alone (``pbem.rules.values.new_of``)
+_NEW_PLAYED = new_of(PlayedTurn)
 
 
 @value
@@ -650,7 +654,9 @@ class _Walker:
                     self.warn(Diagnostic(w.code, w.message, w.span, label, w.notes))
         if turn.stray is not None:
             self.stray(turn.stray, "at the end of the line", label)
-        self.replay.turns.append(PlayedTurn(label, side, turn, tuple(resolved), before, after))
+        self.replay.turns.append(
+            _NEW_PLAYED(PlayedTurn, label, side, turn, tuple(resolved), before, after)
+        )
         self.replay.final = after
 
     def stray(self, mark: StrayMark | None, where: str, label: str | None = None) -> None:

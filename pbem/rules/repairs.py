@@ -70,28 +70,34 @@ def respell(text: ActionText, names: Iterator[str]) -> ActionText:
     """``text`` with its squares, in ``squares_of`` order, spelled as ``names``.
 
     Made with the constructors, not ``dataclasses.replace`` (several times slower, and
-    a scanned record repairs a square every few turns)."""
+    a scanned record repairs a square every few turns); a square spelled as before, and
+    an event or item around it, is the very value it was (values are immutable: a
+    repair mostly changes one square of several)."""
 
     def sq(s: SquareText) -> SquareText:
-        return SquareText(next(names), s.span)
+        name = next(names)
+        return s if name == s.text else SquareText(name, s.span)
+
+    def event(e: EventText) -> EventText:
+        square = sq(e.square)
+        return e if square is e.square else EventText(e.prefix, e.piece, square, e.facing, e.span)
 
     def item(i: ItemText) -> ItemText:
-        return ItemText(i.piece, sq(i.square), i.facing, i.span)
+        square = sq(i.square)
+        return i if square is i.square else ItemText(i.piece, square, i.facing, i.span)
 
     if isinstance(text, PlacementText):
         return PlacementText(text.piece, sq(text.square), text.span)
     if isinstance(text, MoveText):
-        squares = tuple(sq(s) for s in text.squares)
+        squares = tuple([sq(s) for s in text.squares])
         events = None
         if text.events is not None:
-            events = tuple(
-                EventText(e.prefix, e.piece, sq(e.square), e.facing, e.span) for e in text.events
-            )
+            events = tuple([event(e) for e in text.events])
         return MoveText(text.piece, squares, events, text.span, text.off)
     if isinstance(text, RearrangementText):
         realm = sq(text.realm)
-        items = tuple(item(i) for i in text.items)
-        theirs = tuple(item(i) for i in text.opponent)
+        items = tuple([item(i) for i in text.items])
+        theirs = tuple([item(i) for i in text.opponent])
         return RearrangementText(realm, items, text.span, theirs)
     if isinstance(text, SacrificeText):
         return SacrificeText(sq(text.power), sq(text.enforcer), text.facing, text.span)

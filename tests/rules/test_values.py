@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbem.rules.realm.position import Position
-from pbem.rules.values import value
+from pbem.rules.values import new_of, value
 
 T = TypeVar("T")
 
@@ -161,3 +161,14 @@ def test_value_takes_no_dataclass_base_and_no_base_with_slots():
             @value
             class Child(base):  # type: ignore[valid-type, misc]
                 b: int
+
+
+def test_new_of_makes_the_value_the_class_makes_without_the_class_call():
+    new = new_of(VALUE)
+    made = new(VALUE, 1, 3)
+    assert type(made) is VALUE and made == VALUE(1, 3) and repr(made) == repr(VALUE(1, 3))
+    assert made.extra == [] and made.extra is not new(VALUE, 1).extra  # defaults, factories
+    with pytest.raises(FrozenInstanceError):
+        made.a = 2
+    with pytest.raises(TypeError, match="not made by its __new__ alone"):
+        new_of(DATACLASS)  # its __init__ makes it: its __new__ alone gives an empty object

@@ -55,7 +55,7 @@ from pbem.rules.realm.ruleset import FEATURED, OPTION_HELP, Ruleset, option_rang
 from pbem.rules.realm.scoring import score
 from pbem.rules.realm.snapshot import position_from_snapshot, snapshot_data
 from pbem.rules.repairs import square_readings
-from pbem.rules.values import value
+from pbem.rules.values import new_of, value
 from pbem.rules.written import (
     ActionText,
     MoveText,
@@ -87,6 +87,9 @@ class FeaturedTurn:
     start: Position
     done: Position
 
+
+#: made at every whole-turn action, by its ``__new__`` alone (``pbem.rules.values.new_of``)
+_NEW_FEATURED_TURN = new_of(FeaturedTurn)
 
 #: the turn state: the position before the first action, the rules' own TurnState
 #: once Moves are under way, a FeaturedTurn after a whole-turn action
@@ -170,7 +173,7 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
             else:
                 assert isinstance(text, PassText)
                 after, r = resolve_pass(state, text)
-            return FeaturedTurn(state, after), r
+            return _NEW_FEATURED_TURN(FeaturedTurn, state, after), r
         if moves.position.phase is OVER:
             raise RuleError("turn.game-over", _OVER_IN_TURN.format(moves.start.to_move.title))
         if type(text) is MoveText or isinstance(text, MoveText):

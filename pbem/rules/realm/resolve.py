@@ -52,6 +52,7 @@ from pbem.rules.realm.turns import (
 )
 from pbem.rules.repairs import kept_error, resolve_with_repairs
 from pbem.rules.repairs import square_at as _sq
+from pbem.rules.values import new_of
 from pbem.rules.written import (
     EventText,
     ItemText,
@@ -61,6 +62,11 @@ from pbem.rules.written import (
     RearrangementText,
     SacrificeText,
 )
+
+#: made at every move, by their ``__new__`` alone (``pbem.rules.values.new_of``)
+_NEW_MOVE = new_of(Move)
+_NEW_RESOLVED = new_of(Resolved)
+_NEW_PLACEMENT = new_of(Placement)
 
 _FACING = {"N": Direction.N, "E": Direction.E, "S": Direction.S, "W": Direction.W}
 
@@ -76,9 +82,11 @@ def resolve_placement(position: Position, text: PlacementText) -> tuple[Position
     kind = BASE if text.piece == "B" else POWER
 
     def attempt(names: list[str]) -> tuple[Position, Resolved]:
-        action = Placement(kind, _sq(names[0]))
+        action = _NEW_PLACEMENT(Placement, kind, _sq(names[0]))
         after, events = apply_placement(position, action)
-        return after, Resolved(action, tuple(events), position.board, (), canonical_of)
+        return after, _NEW_RESOLVED(
+            Resolved, action, tuple(events), position.board, (), canonical_of
+        )
 
     name = text.square.text
     as_written = None
@@ -296,7 +304,7 @@ def _play_move(
         create_at = create_facing = None
     elif piece is not None and piece.kind is POWER:
         immobilise = None
-    move = Move(frm, to, create_at, create_facing, immobilise)
+    move = _NEW_MOVE(Move, frm, to, create_at, create_facing, immobilise)
     try:
         new_state, events = apply_move(state, move)
     except RuleError as exc:
@@ -311,7 +319,7 @@ def _play_move(
         [_event_key(ev) for ev in events if type(ev) is not GameEnded] if events else _NO_KEYS
     )
     if written == produced:
-        return new_state, Resolved(move, tuple(events), board, (), canonical_of)
+        return new_state, _NEW_RESOLVED(Resolved, move, tuple(events), board, (), canonical_of)
     label = f"{t.piece}{name_of(frm)}{name_of(to)}"
     warnings = _compare_events(t, label, written, produced)
     return new_state, Resolved(move, tuple(events), board, tuple(warnings), canonical_of)

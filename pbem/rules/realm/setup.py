@@ -18,6 +18,11 @@ from pbem.rules.geometry import (
 from pbem.rules.pieces import BASE, BLACK, POWER, WHITE, Kind, Side, base, power
 from pbem.rules.realm.actions import BaseCreated, Event, Placement
 from pbem.rules.realm.position import Position, bump
+from pbem.rules.values import new_of
+
+#: made at every placement, by its ``__new__`` alone (``pbem.rules.values.new_of``)
+_NEW_POSITION = new_of(Position)
+_NEW_BASE_CREATED = new_of(BaseCreated)
 
 
 def expected_kind(position: Position) -> Kind:
@@ -128,7 +133,7 @@ def apply_placement(position: Position, placement: Placement) -> tuple[Position,
             )
         board[sq] = base(side)
         bases = bump(bases, side)
-        events.append(BaseCreated(side, sq))
+        events.append(_NEW_BASE_CREATED(BaseCreated, side, sq))
     else:
         if not _power_square_legal(position, side, sq):
             raise RuleError("setup.power-square", _power_reason(position, side, sq))
@@ -139,8 +144,8 @@ def apply_placement(position: Position, placement: Placement) -> tuple[Position,
     phase, to_move = SETUP, BLACK if side is WHITE else WHITE
     if powers == (rs.powers, rs.powers):
         phase, to_move = PLAY, BLACK if rs.second_player_first else WHITE
-    after = Position(
-        rs, tuple(board), phase, to_move, bases, powers, position.enforcers_created,
+    after = _NEW_POSITION(
+        Position, rs, tuple(board), phase, to_move, bases, powers, position.enforcers_created,
         position.captured, position.sacrificed, position.rearranged, position.ply + 1,
         position.result, position.end,
     )

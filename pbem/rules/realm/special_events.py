@@ -31,6 +31,11 @@ from pbem.rules.realm.actions import (
     Move,
 )
 from pbem.rules.realm.position import Board, Pair, Position, bump
+from pbem.rules.values import new_of
+
+#: the events of a move, made by their ``__new__`` alone (``pbem.rules.values.new_of``)
+_NEW_BASE_CREATED = new_of(BaseCreated)
+_NEW_ENFORCER_CREATED = new_of(EnforcerCreated)
 
 
 def _count_powers(board: Sequence[Piece | None], realm: int, side: Side) -> tuple[int, int]:
@@ -105,7 +110,10 @@ def after_power_stop(
                     f"on {realm_name(realm)}, not an Enforcer",
                 )
             board[center_sq] = base(side)
-            return [BaseCreated(side, center_sq)], bump(bases, side), enforcers, captured
+            return (
+                [_NEW_BASE_CREATED(BaseCreated, side, center_sq)], bump(bases, side), enforcers,
+                captured,
+            )
         squares = []
     else:
         squares = enforcer_creation_squares(position, side, realm, board)
@@ -133,7 +141,7 @@ def after_power_stop(
         )
     board[move.create_at] = enforcer(side, move.create_facing)
     return (
-        [EnforcerCreated(side, move.create_at, move.create_facing)],
+        [_NEW_ENFORCER_CREATED(EnforcerCreated, side, move.create_at, move.create_facing)],
         bases, bump(enforcers, side), captured,
     )
 

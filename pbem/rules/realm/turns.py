@@ -37,7 +37,7 @@ from pbem.rules.realm.movement import check_path, check_piece, has_stop
 from pbem.rules.realm.position import Position, bump
 from pbem.rules.realm.scoring import score
 from pbem.rules.realm.special_events import after_enforcer_stop, after_power_stop
-from pbem.rules.values import value
+from pbem.rules.values import new_of, value
 
 
 @value
@@ -62,6 +62,11 @@ class TurnState:
         return self.position.phase is Phase.OVER
 
 
+#: the values made at every move, by their ``__new__`` alone (``pbem.rules.values.new_of``)
+_NEW_POSITION = new_of(Position)
+_NEW_STATE = new_of(TurnState)
+
+
 def check_playing(position: Position) -> None:
     if position.phase is Phase.SETUP:
         raise RuleError("turn.setup", "set-up is not finished: pieces are placed, not moved")
@@ -72,7 +77,7 @@ def check_playing(position: Position) -> None:
 def begin_turn(position: Position) -> TurnState:
     if position.phase is not PLAY:
         check_playing(position)  # says why not
-    return TurnState(position, position)
+    return _NEW_STATE(TurnState, position, position)
 
 
 def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
@@ -130,8 +135,8 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
                 "event.enforcer-create", "an Enforcer never creates pieces: only Powers do"
             )
         events, bases, enforcers, captured = after_enforcer_stop(position, after_board, move)
-    after = Position(
-        ruleset, tuple(after_board), position.phase, side, bases, position.powers_placed,
+    after = _NEW_POSITION(
+        Position, ruleset, tuple(after_board), position.phase, side, bases, position.powers_placed,
         enforcers, captured, position.sacrificed, position.rearranged, position.ply,
         position.result, position.end,
     )
@@ -141,8 +146,8 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
     if bases is not position.bases_created and ruleset.bases == bases[side]:
         after = _end(after, "bases")  # a Base was created, and it was the last
         events.append(GameEnded("bases", after.result or ""))
-    new_state = TurnState(
-        state.start, after, state.arrived | {to}, created, start_realms, end_realms,
+    new_state = _NEW_STATE(
+        TurnState, state.start, after, state.arrived | {to}, created, start_realms, end_realms,
         state.moves + 1, state.sacrifice_realm,
     )
     return new_state, events
@@ -254,8 +259,8 @@ def _next_turn(position: Position, rearranged: int | None) -> Position:
             changed[side] = (rearranged, n + 1 if realm == rearranged else 1)
         streaks = (changed[0], changed[1])
     phase = position.phase
-    after = Position(
-        position.ruleset, position.board, phase,
+    after = _NEW_POSITION(
+        Position, position.ruleset, position.board, phase,
         _OTHER[side] if phase is PLAY else side,
         position.bases_created, position.powers_placed, position.enforcers_created,
         position.captured, position.sacrificed, streaks, position.ply + 1,
@@ -275,8 +280,8 @@ _NO_STREAK = (-1, 0)
 
 def _end(position: Position, reason: str) -> Position:
     p = position  # dataclasses.replace, spelled out: it costs ten times more
-    return Position(
-        p.ruleset, p.board, Phase.OVER, p.to_move, p.bases_created, p.powers_placed,
+    return _NEW_POSITION(
+        Position, p.ruleset, p.board, Phase.OVER, p.to_move, p.bases_created, p.powers_placed,
         p.enforcers_created, p.captured, p.sacrificed, p.rearranged, p.ply,
         score(p).result, reason,
     )
