@@ -136,7 +136,7 @@ _PLACED_PAIR = re.compile(rf"(\d++)\.([BPE])({SQUARE})[ \t]++([BPE])({SQUARE}),"
 
 
 #: how the hot paths (``Scanner._read_chain``, ``_placed_pair``) make the objects they
-#: make most: by their ``__new__`` alone. Each is a ``value`` class (``pbem.rules.values``),
+#: make most: by their ``__new__`` alone. Each is a ``frozen`` class (``pbem.rules.values``),
 #: which builds the object in its ``__new__`` and whose ``__init__`` is ``object``'s, so
 #: that calling the class costs a third more than its ``__new__`` (the interpreter's call
 #: of ``__new__``, then of ``__init__``). Where a class is not made so, its ``__new__`` is

@@ -13,7 +13,7 @@ from dataclasses import field
 from typing import Any
 
 from pbem.errors import Span
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 from pbem.rules.written import (
     NO_SPAN,
     ActionText,
@@ -54,7 +54,7 @@ def _span() -> Any:
     return field(default=NO_SPAN, compare=False, repr=False)
 
 
-@value
+@frozen
 class StrayMark:
     """A comma or full stop a scan left where none belongs: ``0-1,``, ``7.,``, ``Be5.`` at a
     line's end. It means nothing; the reader ignores it with a warning."""
@@ -67,7 +67,7 @@ def _stray() -> Any:
     return field(default=None, compare=False)
 
 
-@value
+@frozen
 class MarkText:
     """An editor's mark right after an action: ``!``, ``?``, ``!!``, ``??``, ``!?``, ``?!``.
     ``action`` is the index of the action in its turn (the last one: the turn's mark)."""
@@ -77,7 +77,7 @@ class MarkText:
     span: Span = _span()
 
 
-@value
+@frozen
 class VariationText:
     """A line that could have been played instead of the turn it follows, from the
     position before that turn: ``[9...Pa3a12 10.Pf7f12]``. ``game`` is its movetext, read
@@ -89,7 +89,7 @@ class VariationText:
     span: Span = _span()
 
 
-@value
+@frozen
 class TurnText:
     actions: tuple[ActionText, ...]
     #: comments and parenthesised notes written after the turn, verbatim
@@ -107,7 +107,7 @@ class TurnText:
     note_spans: tuple[Span, ...] = field(default=(), compare=False)
 
 
-@value
+@frozen
 class EntryText:
     """A numbered entry: White's turn then Black's, or only Black's after ``7...``."""
 
@@ -121,7 +121,7 @@ class EntryText:
     stray: StrayMark | None = _stray()
 
 
-@value
+@frozen
 class ResultText:
     """``1-0``, ``0-1``, ``1/2-1/2``, ``*``, or ``wins``."""
 
@@ -132,7 +132,7 @@ class ResultText:
     stray: StrayMark | None = _stray()
 
 
-@value
+@frozen
 class LabelText:
     """``Set-up:`` (or a scanned ``Set?up:``) and similar headings in a transcript."""
 
@@ -140,7 +140,7 @@ class LabelText:
     span: Span = _span()
 
 
-@value
+@frozen
 class ListMarkerText:
     """A ``-`` bullet before an entry, left by a transcript pasted from a list."""
 
@@ -151,7 +151,7 @@ class ListMarkerText:
 ItemOfMovetext = EntryText | ResultText | LabelText | ListMarkerText
 
 
-@value
+@frozen
 class GameText:
     """One game of a record file: its front matter and its movetext."""
 

@@ -22,7 +22,7 @@ from pbem.rules.game import Phase
 from pbem.rules.geometry import FORWARD, REALM_OF, REALM_ROW, Direction
 from pbem.rules.move_turns import Pass, Placement
 from pbem.rules.pieces import Side
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 from pbem.rules.written import ActionText
 
 T = TypeVar("T")
@@ -89,7 +89,7 @@ def play_game(
     return [t.actions for t in played.turns], played.final
 
 
-@value
+@frozen
 class PlayedTurn:
     side: Side
     actions: tuple[Action, ...]
@@ -99,7 +99,7 @@ class PlayedTurn:
     after: Position
 
 
-@value
+@frozen
 class Playout:
     ruleset: Ruleset
     #: placements first (a turn each), then the turns of play

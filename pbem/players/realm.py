@@ -73,7 +73,7 @@ from pbem.rules.realm.turns import (
     rearrangeable,
     sacrifices,
 )
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 from pbem.rules.written import ActionText
 
 T = TypeVar("T")
@@ -126,7 +126,7 @@ _KEEPS: dict[int, tuple[tuple[int, ...], ...]] = {
 _CHOICES = ("event.enforcer-choice", "event.immobilise-choice")
 
 
-@value
+@frozen
 class Step:
     """One action as played: who, what, the events it caused, and the boards around it."""
 
@@ -142,7 +142,7 @@ class Step:
 Turn = tuple[Step, ...]
 
 
-@value
+@frozen
 class Playout:
     ruleset: Ruleset
     #: set-up placements first, each a turn of one action, then the turns of play

@@ -16,11 +16,11 @@ from pbem.errors import PbemError
 from pbem.players import classic, medieval, modern, oriental, realm
 from pbem.rules.game import GamePosition, GameRuleset
 from pbem.rules.pieces import Side
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 from pbem.rules.written import ActionText
 
 
-@value
+@frozen
 class GeneratedGame:
     """A game a policy played, as the record will say it."""
 
@@ -36,7 +36,7 @@ class GeneratedGame:
     playout: object = None
 
 
-@value
+@frozen
 class Policy:
     """A game's random player: a whole game from a random stream, and a random ruleset."""
 

@@ -13,7 +13,7 @@ from typing import Generic, Protocol, TypeVar
 from pbem.rules.game import GamePosition, GameRuleset, Phase, Resolved
 from pbem.rules.move_turns import Pass, Placement
 from pbem.rules.pieces import BoardPiece, Side
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 from pbem.rules.written import ActionText
 
 #: the game's own position and ruleset
@@ -49,7 +49,7 @@ class MovesState(Protocol[P_co]):
     def over(self) -> bool: ...
 
 
-@value
+@frozen
 class Step(Generic[P]):
     """One action as played, with its events and the boards around it (the action and
     the events are the game's own values, as in ``Resolved``)."""
@@ -66,7 +66,7 @@ class Step(Generic[P]):
 Turn = tuple[Step[P], ...]
 
 
-@value
+@frozen
 class Playout(Generic[R, P]):
     """A whole game as a player played it."""
 

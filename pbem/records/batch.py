@@ -33,7 +33,7 @@ from pbem.errors import EXIT_INPUT, EXIT_INVALID, EXIT_OK, EXIT_USAGE, PbemError
 from pbem.records.interchange import report_to_json
 from pbem.records.reader import game_ranges, parse_source, read_file
 from pbem.records.validate import GameReport, validate_source
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 T = TypeVar("T")
 
@@ -72,7 +72,7 @@ WARNING_NAMES = {
 }
 
 
-@value
+@frozen
 class BatchOptions:
     """What every worker needs to know, sent once per worker rather than per chunk."""
 
@@ -83,7 +83,7 @@ class BatchOptions:
     only_invalid: bool = False
 
 
-@value
+@frozen
 class Piece:
     """A file, or whole games of it (bytes ``start`` to ``end``): one unit of work."""
 

@@ -19,10 +19,10 @@ from datetime import UTC, datetime
 
 from pbem.ratings.table import SCORES, Finished
 from pbem.records.validate import GameReport
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
-@value
+@frozen
 class RatedGames:
     """The games to fold, and the name shown for each player's key."""
 

@@ -22,10 +22,10 @@ from typing import BinaryIO
 from pbem.errors import Diagnostic, PbemError, RecordError, Span
 from pbem.notation.parse import parse_game
 from pbem.notation.syntax import GameText
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
-@value
+@frozen
 class GameSource:
     """One game of a file: where it is, its text, and what came of parsing it."""
 
@@ -57,7 +57,7 @@ def decode(data: bytes, first_line: int = 1) -> tuple[str, list[Diagnostic]]:
         ]
 
 
-@value
+@frozen
 class RawGame:
     """One game's bytes as cut from a file, before decoding."""
 
@@ -226,7 +226,7 @@ def _read(f: BinaryIO, size: int, path: Path) -> bytes:
         raise _unreadable(path, exc) from None
 
 
-@value
+@frozen
 class GameRange:
     """Whole games of a file, as byte offsets, for a worker to read on its own."""
 

@@ -39,7 +39,7 @@ from pbem.rules.game import (
 from pbem.rules.pieces import BLACK, WHITE, Side
 from pbem.rules.registry import featured, game_of
 from pbem.rules.repairs import reading_chosen
-from pbem.rules.values import new_of, value
+from pbem.rules.values import frozen, new_of
 
 KNOWN_HEADERS = (
     "game", "ruleset", "setup", "white", "black", "event", "site", "date", "finished",
@@ -50,7 +50,7 @@ KNOWN_HEADERS = (
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 
-@value
+@frozen
 class PlayedTurn:
     label: str
     side: Side
@@ -64,7 +64,7 @@ class PlayedTurn:
 _NEW_PLAYED = new_of(PlayedTurn)
 
 
-@value
+@frozen
 class GameError:
     """Where and why a record breaks."""
 

@@ -18,10 +18,11 @@ wrote them (``{White: Good luck!}``) does not show it as a comment.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pbem.records.replay import Replay, replay_variation
 from pbem.render.frames import Frame, frames_of
+from pbem.rules.values import frozen
 
 #: each mark in words, for the caption and a screen reader
 MARK_WORDS = {
@@ -37,7 +38,7 @@ MARK_WORDS = {
 MAX_DEPTH = 8
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SideLine:
     """A variation: where it branches and the frames to step through."""
 
@@ -71,7 +72,7 @@ class SideLine:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Annotated:
     frames: list[Frame]
     lines: list[SideLine]

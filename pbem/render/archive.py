@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,11 +34,12 @@ from pbem.render.tournament_page import views_from_headers, write_event_page
 from pbem.resources import templates_dir
 from pbem.rules.game import Phase, turn_name
 from pbem.rules.pieces import Side
+from pbem.rules.values import frozen
 
 ASSETS = ("viewer.js", "index.js", "style.css")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ArchivedGame:
     slug: str
     report: GameReport
@@ -62,7 +62,7 @@ class ArchivedGame:
         return "" if value is None else str(value)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ArchiveSummary:
     games: int
     valid: int
@@ -127,7 +127,7 @@ def _words_json(game: ArchivedGame) -> str:
     return json.dumps(words, separators=(",", ":"), sort_keys=True).replace("<", "\\u003c")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TurnWords:
     """One turn of the game in words, for the page's "The game in words" list."""
 
@@ -175,7 +175,7 @@ def thumb_alt(game: ArchivedGame) -> str:
     return board_alt(final, _last_turn(game), result=game.report.replay.result)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class IndexRow:
     """One game's line in the index: plain data, so a live site can keep it between runs."""
 
@@ -319,7 +319,7 @@ def _event_facts(games: list[ArchivedGame]) -> list[tuple[str, dict[str, object]
     return found
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MoveRow:
     """One entry of the move list, numbered as the notation numbers it (``7.`` / ``7...``)."""
 

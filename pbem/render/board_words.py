@@ -15,7 +15,6 @@ the same text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.records.replay import PlayedTurn
@@ -24,12 +23,13 @@ from pbem.rules.game import GamePosition, Phase, join_words, turn_name
 from pbem.rules.geometry import REALM_OF, REALMS, SQUARE_NAMES, SQUARES, realm_name
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
+from pbem.rules.values import frozen
 
 #: how the viewer's frames name the squares: ``{sq}`` stands for the square in a phrase
 SQUARE_SLOT = "{sq}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RealmWords:
     """One Realm of the description: its name, who holds it, each side's pieces in it."""
 
@@ -48,7 +48,7 @@ class RealmWords:
         return f"{self.name[0].upper()}{self.name[1:]}{held}: {has}."
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BoardWords:
     """The whole description: the Realms with pieces, the empty ones, pieces beside it."""
 

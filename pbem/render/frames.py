@@ -11,7 +11,7 @@ no game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from pbem.notation.format import format_action
@@ -26,6 +26,7 @@ from pbem.rules.game import AnyGame, GamePosition, Phase
 from pbem.rules.geometry import REALMS
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
+from pbem.rules.values import frozen
 
 
 def piece_char(piece: Any, game: AnyGame) -> str:
@@ -46,7 +47,7 @@ def realm_string(board: tuple[Any, ...], game: AnyGame) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Frame:
     """The position after one action (or the start)."""
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from pbem.rules.game import Game, GamePosition
 from pbem.rules.geometry import SQUARE_NAMES, parse_square
 from pbem.rules.registry import game_of
+from pbem.rules.values import frozen
 from pbem.rules.written import (
     ActionText,
     EventText,
@@ -34,7 +35,7 @@ _POINTING = re.compile(r" pointing (?:North|East|South|West)")
 _NAMES = frozenset(SQUARE_NAMES)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Group:
     """Moves of one piece to one destination with the same events up to facing."""
 

@@ -6,19 +6,18 @@ archive shows the records' names, the referee display names (never an address).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbem.errors import RulesetError, UsageError
 from pbem.ratings.table import PROVISIONAL_DEVIATION, PROVISIONAL_WORDS, Standing, ranked
 from pbem.render.templates import render_template
 from pbem.rules.registry import game_for, game_names
+from pbem.rules.values import frozen
 
 PAGE = "ratings.html"
 #: a name is cut to this many characters in the text table
 NAME_WIDTH = 32
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Section:
     """One game of the family: its name, its title in prose, its players best first."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from pbem.notation.format import format_entry, format_movetext, format_turn
@@ -33,6 +33,7 @@ from pbem.render.text_board import last_turn_line, render_board, seen_from, turn
 from pbem.rules.game import GamePosition, Phase, SideTable, result_words, turn_name
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
+from pbem.rules.values import frozen
 
 #: front-matter keys shown at the top of a report, in this order
 HEADER_KEYS = (
@@ -45,7 +46,7 @@ HEADER_KEYS = (
 WIDTH = 78
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SideRow:
     side: str
     #: the player's name from the front matter, "" when none or the same as the side
@@ -54,7 +55,7 @@ class SideRow:
     values: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TurnReport:
     label: str
     side: str
@@ -74,14 +75,14 @@ class TurnReport:
         return turn_name(self.label)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MoveRow:
     number: int
     white: str
     black: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ReportContext:
     title: str
     headers: tuple[tuple[str, str], ...]

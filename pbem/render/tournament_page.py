@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.render.templates import render_template
+from pbem.rules.values import frozen
 from pbem.tournaments.standings import Board, Entrant, Row, compute, format_points
 from pbem.tournaments.standings import Cell as Played
 
@@ -24,7 +24,7 @@ FORMAT_WORDS = {"round-robin": "round robin", "double-round-robin": "double roun
 EVENT_HEADERS = ("round", "board", "division", "format", "white_seed", "black_seed", "bye")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EventGame:
     division: int
     round: int
@@ -41,7 +41,7 @@ class EventGame:
     how: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EventView:
     name: str
     format: str
@@ -52,14 +52,14 @@ class EventView:
     withdrawn: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Cell:
     text: str
     href: str | None
     title: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DivisionView:
     number: int
     rows: list[Row]
@@ -70,7 +70,7 @@ class DivisionView:
     schedule: list[tuple[int, list[EventGame]]]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Context:
     names: dict[int, str]
     rank: dict[int, int]

@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from pbem.errors import Diagnostic, RuleError
 from pbem.rules.geometry import SQUARE_NAMES, parse_square
 from pbem.rules.pieces import BoardPiece, Side
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 from pbem.rules.written import ActionText, MoveText, PassText, PlacementText, format_action
 
 #: a refusal names the refused piece's legal moves (``Game.explain_refusal``) when there
@@ -124,7 +124,7 @@ class ActionRuleError(RuleError):
         self.index = index
 
 
-@value
+@frozen
 class Resolved:
     """One written action, resolved: what it does, what happened, what was repaired.
 
@@ -148,7 +148,7 @@ class Resolved:
         return self.writer(self)
 
 
-@value
+@frozen
 class PieceStyle:
     """How one piece letter of one game is named and drawn.
 
@@ -164,7 +164,7 @@ class PieceStyle:
     char: str
 
 
-@value
+@frozen
 class PieceTable:
     """A game's pieces by letter: how each is named, drawn and written."""
 
@@ -189,7 +189,7 @@ class PieceTable:
         return c if piece.side is Side.WHITE else c.lower()
 
 
-@value
+@frozen
 class NotationWords:
     """A game's own examples of its notation, for its errors and hints.
 
@@ -212,7 +212,7 @@ class NotationWords:
     fixed: str = "B"
 
 
-@value
+@frozen
 class Mark:
     """One thing the SVG draws for the last turn.
 
@@ -228,7 +228,7 @@ class Mark:
     sign: str = ""
 
 
-@value
+@frozen
 class SideTable:
     """The per-side numbers of a report: column titles (HTML), the text layout (two
     header lines and a printf format for a row: the side, then the values)."""
@@ -239,7 +239,7 @@ class SideTable:
     text_row: str
 
 
-@value
+@frozen
 class PieceMoves:
     """One piece's legal moves for ``pbem moves``: at most ``shown``, then a count."""
 

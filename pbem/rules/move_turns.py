@@ -31,7 +31,7 @@ from pbem.rules.game import (
 from pbem.rules.geometry import SQUARE_NAMES, parse_square
 from pbem.rules.pieces import BoardPiece, Kind, PieceT, Side, own_piece
 from pbem.rules.repairs import resolve_with_repairs, square_at, square_readings
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 from pbem.rules.written import ActionText, MoveText, PassText, PlacementText, format_action
 
 P = TypeVar("P")
@@ -85,7 +85,7 @@ _SINGLE = (
 )
 
 
-@value
+@frozen
 class MoveTurn(Generic[P, S]):
     """A turn under way: ``moves`` (the game's own state of its moves) once a move was
     played, ``done`` once a placement or a pass (each a whole turn) was."""
@@ -95,7 +95,7 @@ class MoveTurn(Generic[P, S]):
     done: P | None = None
 
 
-@value
+@frozen
 class Placement:
     """Set-up by placement: a piece of ``kind`` put on ``square`` (each game says where
     and in what order)."""
@@ -104,12 +104,12 @@ class Placement:
     square: int
 
 
-@value
+@frozen
 class Pass:
     """Only when the side to move has no legal turn."""
 
 
-@value
+@frozen
 class GameEnded:
     """The event that ends the game inside a turn: why (the position's ``end``) and the
     result."""
@@ -118,7 +118,7 @@ class GameEnded:
     result: str
 
 
-@value
+@frozen
 class MoveEngine(Generic[P, S]):
     """A game's engine as ``MoveTurnGame`` plays it: the functions of the game's own
     ``turns`` module, and the writer of its actions (``Resolved.writer``)."""

@@ -8,7 +8,7 @@ from typing import Protocol, TypeVar
 
 from pbem.errors import RuleError
 from pbem.rules.geometry import SQUARES, Direction, square_name
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
 class Side(IntEnum):
@@ -51,7 +51,7 @@ WHITE, BLACK = Side.WHITE, Side.BLACK
 BASE, POWER, ENFORCER = Kind.BASE, Kind.POWER, Kind.ENFORCER
 
 
-@value
+@frozen
 class Piece:
     """A piece on the board. ``facing`` is None for Bases and Powers and for an
     immobilised Enforcer (which points up)."""

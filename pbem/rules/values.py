@@ -1,6 +1,6 @@
 """Frozen values, made cheaply at import and built at the speed of mutable ones.
 
-``@value`` makes what ``@dataclass(frozen=True, slots=True)`` makes, for a class with
+``@frozen`` makes what ``@dataclass(frozen=True, slots=True)`` makes, for a class with
 no dataclass base: the same fields, slots, equality, hash, ``repr``, refusal to
 change, ``dataclasses.fields``, ``dataclasses.replace``, copying and pickling. Two
 costs of the dataclass are why it exists:
@@ -39,13 +39,13 @@ _FACTORY: Any = object()  # "no value given": the field's default factory makes 
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
-def value(cls: type[T]) -> type[T]:
+def frozen(cls: type[T]) -> type[T]:
     """``cls`` as a frozen, slotted dataclass (see the module's docstring). Takes no
     base class but ``typing.Generic``; a ``__post_init__`` runs as a dataclass's does."""
     for base in cls.__mro__[1:-1]:  # only bases that add nothing to a value (Generic)
         if (base.__dict__.get("__slots__") != () or hasattr(base, "__dataclass_fields__")
                 or "__init__" in base.__dict__ or "__new__" in base.__dict__):
-            raise TypeError(f"{cls.__name__}: value() takes no base class but Generic")
+            raise TypeError(f"{cls.__name__}: frozen() takes no base class but Generic")
     own = cls.__dict__
     # as dataclass decides: a class that writes __eq__ without __hash__ has __hash__ = None
     explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
@@ -77,7 +77,7 @@ def _constructor(cls: type[Any], fields: tuple[dataclasses.Field[Any], ...]) -> 
     """The class's ``__new__``: what dataclasses writes as a mutable class's ``__init__``,
     storing into the twin, then the value is handed the frozen class (the same slots:
     only what it is changes)."""
-    # the same bases (they add no slots: ``value`` checks), so that the layout is the same
+    # the same bases (they add no slots: ``frozen`` checks), so that the layout is the same
     body: dict[str, Any] = {"__slots__": tuple(f.name for f in fields)}
     if "__orig_bases__" in cls.__dict__:  # Generic[...]: Generic takes no plain heir
         body["__orig_bases__"] = cls.__dict__["__orig_bases__"]
@@ -177,7 +177,7 @@ def _reduction(cls: type[Any], names: tuple[str, ...]) -> Callable[[Any], tuple[
 
 def new_of(cls: type[T]) -> Callable[..., T]:
     """``cls``'s ``__new__``, called as ``new(cls, *fields)`` (the fields in order, as the
-    class takes them): the value made by ``__new__`` alone, as ``value`` makes it (its
+    class takes them): the value made by ``__new__`` alone, as ``frozen`` makes it (its
     ``__init__`` is object's, which does nothing). Calling the class costs about a third
     more (the interpreter's call of ``__new__`` from ``type.__call__``, some 1,000
     machine instructions a value): the replay's hot paths make a few hundred values a

@@ -21,7 +21,7 @@ from typing import Any
 
 from pbem.errors import Span
 from pbem.rules.geometry import SQUARE_NAMES
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 NO_SPAN = Span(0, 0)
 
@@ -30,7 +30,7 @@ def _span() -> Any:
     return field(default=NO_SPAN, compare=False, repr=False)
 
 
-@value
+@frozen
 class SquareText:
     """A square as written: ``h11``, or ``L1`` in a scanned transcript."""
 
@@ -38,7 +38,7 @@ class SquareText:
     span: Span = _span()
 
 
-@value
+@frozen
 class EventText:
     """An event in parentheses after a move: ``Bh11``, ``Eg12S``, ``xBb5``, ``xEa7``, ``+Ea4``.
 
@@ -55,7 +55,7 @@ class EventText:
     span: Span = _span()
 
 
-@value
+@frozen
 class PlacementText:
     """A piece put on a square: set-up ``Bh11``, ``Pi10``; a placement ``Eb5``."""
 
@@ -64,7 +64,7 @@ class PlacementText:
     span: Span = _span()
 
 
-@value
+@frozen
 class MoveText:
     """``Pc10g10(Bh11)``, ``Eb2b5e5``, ``Eh8h11off``, ``Eh11off``, ``Pc4d4d6``.
 
@@ -90,7 +90,7 @@ class MoveText:
         return self.squares[-1]
 
 
-@value
+@frozen
 class ItemText:
     """One piece put back by a Rearrangement: ``Pg4``, ``Eg6N``, ``Ei4U``."""
 
@@ -100,7 +100,7 @@ class ItemText:
     span: Span = _span()
 
 
-@value
+@frozen
 class RearrangementText:
     """``Rh5(Pg4,Pi6,Eg6N,Ei4U)``; with the opponent's pieces after a semicolon,
     ``Rh5(Pg4,Eg6N;Pi6,Ei4U)``, where the ruleset allows moving them."""
@@ -111,7 +111,7 @@ class RearrangementText:
     opponent: tuple[ItemText, ...] = ()
 
 
-@value
+@frozen
 class SacrificeText:
     """``Sg4(Eh4E)``: the Power on g4 is sacrificed and the Enforcer on h4 points East."""
 
@@ -121,7 +121,7 @@ class SacrificeText:
     span: Span = _span()
 
 
-@value
+@frozen
 class PassText:
     span: Span = _span()
 

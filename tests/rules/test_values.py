@@ -1,6 +1,6 @@
-"""``value``: a class that behaves as ``@dataclass(frozen=True, slots=True)`` makes it.
+"""``frozen``: a class that behaves as ``@dataclass(frozen=True, slots=True)`` makes it.
 
-Each check makes the same class body twice, once with ``value`` and once with the
+Each check makes the same class body twice, once with ``frozen`` and once with the
 dataclass, and compares what the two do."""
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbem.rules.realm.position import Position
-from pbem.rules.values import new_of, value
+from pbem.rules.values import frozen, new_of
 
 T = TypeVar("T")
 
 
 def both(make: Any) -> tuple[Any, Any]:
-    """``make(decorator)`` with ``value`` and with the frozen, slotted dataclass."""
-    return make(value), make(dataclass(frozen=True, slots=True))
+    """``make(decorator)`` with ``frozen`` and with the frozen, slotted dataclass."""
+    return make(frozen), make(dataclass(frozen=True, slots=True))
 
 
 def pair_class(decorate: Any) -> Any:
@@ -127,7 +127,7 @@ def test_post_init_fields_left_out_of_init_and_own_methods():
 
 
 def test_generic_classes_and_bases_that_add_nothing():
-    @value
+    @frozen
     class Box(Generic[T]):
         item: T
 
@@ -140,14 +140,14 @@ def test_generic_classes_and_bases_that_add_nothing():
         def doubled(self) -> int:
             return 2 * self.n  # type: ignore[attr-defined]
 
-    @value
+    @frozen
     class Counted(Mixin):
         n: int
 
     assert Counted(3).doubled() == 6
 
 
-def test_value_takes_no_dataclass_base_and_no_base_with_slots():
+def test_frozen_takes_no_dataclass_base_and_no_base_with_slots():
     @dataclass(frozen=True, slots=True)
     class Base:
         a: int
@@ -158,7 +158,7 @@ def test_value_takes_no_dataclass_base_and_no_base_with_slots():
     for base in (Base, Slotted):
         with pytest.raises(TypeError, match="no base class"):
 
-            @value
+            @frozen
             class Child(base):  # type: ignore[valid-type, misc]
                 b: int
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
 from pbem.referee.clock.units import After
 from pbem.rules.pieces import Side
+from pbem.rules.values import frozen
 
 # --- effects --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SendReminder:
     """Mail ``side`` that its deadline is near. ``kind``: 'first' or 'day'."""
 
@@ -21,7 +21,7 @@ class SendReminder:
     deadline: datetime
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Forfeit:
     """``side`` missed its deadline and loses the game (forfeit mode)."""
 
@@ -29,7 +29,7 @@ class Forfeit:
     deadline: datetime
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ClaimOpened:
     """``claimant``'s opponent missed its deadline: tell both that ``claimant`` may now
     claim the win by mail (claim mode)."""
@@ -38,7 +38,7 @@ class ClaimOpened:
     deadline: datetime
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ClaimAccepted:
     """``claimant`` won on time; the opponent missed ``deadline``."""
 
@@ -46,7 +46,7 @@ class ClaimAccepted:
     deadline: datetime
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ResultWithdrawn:
     """A loss on time of ``side`` is void: its turn had arrived by the deadline and was
     processed only after the forfeit or the claim. The game goes on."""

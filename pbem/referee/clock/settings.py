@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.referee.clock.units import After, ClockError, Mode, plural
+from pbem.rules.values import frozen
 
 # allowed ranges of the settings, inclusive
 _LIMITS = {
@@ -25,7 +25,7 @@ _BANK_ONLY = ("reserve", "increment", "cap")
 # --- settings -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ClockSettings:
     """A game's time control, fixed at ``pbem new``.
 

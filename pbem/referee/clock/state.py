@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pbem.referee.clock.units import STAGES, After, ClockError, Stage
 from pbem.rules.pieces import Side
+from pbem.rules.values import frozen
 
 # --- state ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Interval:
     """Time when the clock is stopped, from ``start`` up to (not including) ``end``.
     ``end`` None: still going (an operator's pause not yet resumed)."""
@@ -38,7 +38,7 @@ class Interval:
         return cls(_parse_instant(start), None if end is None else _parse_instant(end))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Override:
     """A deadline set by the game master: the running time between ``set_at`` and the date
     asked for, so that stops after it push it like any other deadline."""
@@ -47,7 +47,7 @@ class Override:
     budget: timedelta
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Notice:
     """The furthest notice sent for this turn, and the deadline it was sent for: a tick
     sends a notice again only if the deadline has moved since."""
@@ -56,7 +56,7 @@ class Notice:
     deadline: datetime
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Finished:
     """The game was lost on time: ``how`` is 'forfeit' or 'claim'."""
 
@@ -65,7 +65,7 @@ class Finished:
     deadline: datetime
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ClockState:
     """Everything the clock knows about one game; ``to_dict`` fits one database column."""
 

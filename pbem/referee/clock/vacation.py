@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from pbem.errors import PbemError
 from pbem.referee.clock import Interval, as_utc
 from pbem.rules.game import counted
+from pbem.rules.values import frozen
 
 _ONE = timedelta(days=1)
 
@@ -26,7 +27,7 @@ class VacationError(PbemError):
     code = "vacation"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class VacationRules:
     """The referee's configuration: days a player may take per calendar year, and how far
     ahead the last day of a vacation may be booked."""
@@ -45,7 +46,7 @@ class VacationRules:
                 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Vacation:
     """Days ``first`` to ``last`` inclusive (UTC). ``ended_at``: when the player ended it
     early; the days after that instant's day were refunded."""
@@ -78,7 +79,7 @@ class Vacation:
         return f"{self.first.isoformat()} to {self.last_counted.isoformat()}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class VacationBook:
     """One player's vacations, sorted by first day; overlapping or adjacent bookings are
     merged so no day is counted twice. Past vacations stay: they count against their
@@ -130,13 +131,13 @@ class VacationBook:
 # --- the mail commands ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class VacationRequest:
     first: date
     last: date
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class VacationCancel:
     """Cancel the vacation that holds ``day``, or every one not yet over if None."""
 
@@ -182,7 +183,7 @@ def parse_vacation(text: str) -> VacationRequest | VacationCancel:
 # --- decisions ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Granted:
     """A vacation booked. ``vacation``: the booking it is now part of (merged);
     ``charged``: new days per year; ``left``: days left per year after it."""
@@ -192,7 +193,7 @@ class Granted:
     left: tuple[tuple[int, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Cancelled:
     """``removed``: future vacations dropped; ``ended``: vacations under way, as ended now;
     ``refunded``: days given back to the allowance."""

@@ -12,8 +12,6 @@ neither its lines nor a refusal's words about them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbem.errors import Span
 from pbem.records.replay import GameError, PlayedTurn
 from pbem.referee.commands.registry import command, finisher
@@ -40,12 +38,13 @@ from pbem.referee.work.unit import Unit
 from pbem.rules.game import GamePosition, Phase, turn_name
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
+from pbem.rules.values import frozen
 
 TITLE = "Your conditional turns"
 HOWTO = "Reply 'conditions' to see them, 'conditions cancel' to withdraw them."
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Tried:
     """One turn tried for a condition: the position after it, or why it cannot be played."""
 

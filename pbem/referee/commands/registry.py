@@ -9,19 +9,19 @@ either (``help``). ``info`` commands only read, so no move number is checked for
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Literal
 
 from pbem.referee.intake.orders import Order
 from pbem.referee.intake.refusal import Refusal
 from pbem.referee.store import savepoint
 from pbem.referee.work.unit import Unit
+from pbem.rules.values import frozen
 
 Scope = Literal["game", "player", "any"]
 Handler = Callable[[Unit, Order], None]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Command:
     name: str
     run: Handler

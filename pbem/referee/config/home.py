@@ -9,18 +9,19 @@ test is one temporary directory: ``config.yaml``, ``pbem.sqlite`` (the store),
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import UsageError
 from pbem.referee.config.checks import SCHEMA, ConfigError, check_config
+from pbem.rules.values import frozen
 
 DEFAULT_HOME = "pbem-home"
 CONFIG_NAME = "config.yaml"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SmtpSettings:
     host: str
     port: int = 25
@@ -35,7 +36,7 @@ class SmtpSettings:
     ca_file: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DkimSettings:
     """``dkim:``: every mail is signed for ``domain`` with the key ``key_file`` (PEM), whose
     public half DNS publishes at ``SELECTOR._domainkey.DOMAIN``."""
@@ -45,7 +46,7 @@ class DkimSettings:
     key_file: Path
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Config:
     #: the referee's own address; players' replies come back to plus-addresses of it
     address: str = "referee@localhost"
@@ -184,7 +185,7 @@ def parse_config(text: str, where: str = CONFIG_NAME) -> Config:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Home:
     """The data folder and what lives in it."""
 

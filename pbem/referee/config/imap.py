@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Literal, cast
 
 from pbem.referee.config.checks import IMAP_PORTS, ConfigError
 from pbem.referee.config.home import Config
+from pbem.rules.values import frozen
 
 TlsMode = Literal["ssl", "starttls", "none"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ImapSettings:
     """Where the referee's mail is and how to mark it. A plain record: it checks nothing
     itself (``imap_settings`` builds it from the checked section)."""

@@ -7,7 +7,6 @@ surprise in the middle of handling a mail.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import PbemError
@@ -15,9 +14,10 @@ from pbem.ratings.glicko2 import Settings
 from pbem.referee.clock import NO_CLOCK, ClockSettings, parse_settings
 from pbem.referee.clock.vacation import VacationRules
 from pbem.referee.config.home import Config, ConfigError
+from pbem.rules.values import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Options:
     #: the time control of new games; None: games without a clock
     clock: ClockSettings | None = None

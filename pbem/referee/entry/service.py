@@ -11,7 +11,6 @@ a unique key) is handled once; a mail that cannot be read or handled is logged a
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -35,11 +34,12 @@ from pbem.referee.work.commit import commit, refused
 from pbem.referee.work.starting import start_game
 from pbem.referee.work.unit import Unit
 from pbem.rules.pieces import Side
+from pbem.rules.values import frozen
 
 assert commands  # imported for its side effect: every mail command registers itself
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Handled:
     outcome: str  # accepted | refused | info | unknown-sender | ignored | duplicate | bounce
     reason: str | None = None

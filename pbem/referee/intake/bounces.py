@@ -14,8 +14,9 @@ Nothing in a bounce is ever answered; this module only reads.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from email.message import Message
+
+from pbem.rules.values import frozen
 
 #: how much of one report is read (a bounce that quotes a whole mail is still small here)
 MAX_PARTS = 20
@@ -24,7 +25,7 @@ _SMTP_CODE = re.compile(r"\b([245])\d\d\b")
 _ID = re.compile(r"<[!-;=?-~]{1,250}>")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Bounce:
     hard: bool
     #: the failed addresses, lower case, as the report names them

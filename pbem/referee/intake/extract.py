@@ -12,13 +12,13 @@ column 14" of what the player actually typed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from email.message import Message
 
 from pbem.referee.intake.html_text import html_to_text
+from pbem.rules.values import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BodyLine:
     #: 1-based line number in the player's own text (the lines he wrote, from his first
     #: words on: what is quoted above or between them does not count, issue 23.9)
@@ -26,7 +26,7 @@ class BodyLine:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Body:
     #: the whole decoded text, as chosen (plain, or HTML made text)
     text: str

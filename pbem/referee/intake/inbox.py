@@ -12,7 +12,6 @@ import email.header
 import email.parser
 import email.policy
 import re
-from dataclasses import dataclass
 from email.message import Message
 from email.utils import getaddresses
 
@@ -20,6 +19,7 @@ from pbem.referee.intake.autoreply import automatic
 from pbem.referee.intake.dedupe import digest
 from pbem.referee.intake.extract import Body, extract_body
 from pbem.referee.intake.sender import read_sender
+from pbem.rules.values import frozen
 
 # compat32 keeps odd headers as strings instead of raising on them
 _POLICY = email.policy.compat32
@@ -28,7 +28,7 @@ _POLICY = email.policy.compat32
 MAX_HEADER = 4000
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Incoming:
     raw: bytes
     message_id: str

@@ -9,9 +9,9 @@ after it), so that a stale or repeated order is recognised and refused.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from pbem.referee.intake.extract import BodyLine
+from pbem.rules.values import frozen
 
 #: command words -> the command's name (a turn is "turn")
 COMMAND_WORDS: dict[str, str] = {
@@ -80,7 +80,7 @@ _SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|fwd?|wg|tr)(?:\s*\[\d+\])?\s*:
 _TAG = re.compile(r"\[realm[^\[\]]*\]", re.I)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Order:
     name: str  # a COMMAND_WORDS value, or "turn"
     #: the text of the turn (for "turn"), with the move number removed

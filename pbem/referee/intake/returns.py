@@ -15,7 +15,8 @@ import base64
 import hashlib
 import hmac
 import re
-from dataclasses import dataclass
+
+from pbem.rules.values import frozen
 
 #: the kinds of mail a List-Unsubscribe stops, by the letter its address carries
 UNSUBSCRIBE_KINDS = {"d": "digest", "r": "reminder", "o": "observer"}
@@ -44,7 +45,7 @@ def unsubscribe_address(secret: bytes, local: str, domain: str, kind: str, game_
     return f"{local}+unsub-{_LETTERS[kind]}{game_id}-{mac}@{domain}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Unsubscribe:
     kind: str
     game_id: int

@@ -15,7 +15,8 @@ from __future__ import annotations
 import contextlib
 import email.errors
 import email.header
-from dataclasses import dataclass
+
+from pbem.rules.values import frozen
 
 #: characters a local part or domain may hold besides letters and digits (RFC 5322 atext)
 _ATEXT = set("!#$%&'*+-/=?^_`{|}~.")
@@ -23,7 +24,7 @@ _ATEXT = set("!#$%&'*+-/=?^_`{|}~.")
 MAX_FROM = 2000
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Sender:
     address: str  # lower case; "" when the header cannot be read one way only
     name: str  # the display name, decoded, printable; may be ""

@@ -12,7 +12,6 @@ in a ``multipart/related`` with the board as a PNG that it shows by ``cid:``
 from __future__ import annotations
 
 import email.policy
-from dataclasses import dataclass
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid
@@ -24,9 +23,10 @@ from pbem.referee.store.secrets_scheme import (
     reply_address,
     subject_tag,
 )
+from pbem.rules.values import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Picture:
     """An image the HTML part shows by ``cid:`` (the board as PNG)."""
 
@@ -37,7 +37,7 @@ class Picture:
     description: str = "the board"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Attachment:
     """A file that goes with the mail (a turn report's deadline as .ics)."""
 
@@ -49,7 +49,7 @@ class Attachment:
     params: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Outgoing:
     kind: str  # invitation | report | refusal | reply | notice | result | unknown-sender
     recipient: str

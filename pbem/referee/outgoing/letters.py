@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from pbem.render.mail_html import render_mail_html
 from pbem.render.templates import render_template
+from pbem.rules.values import frozen
 
 #: a line laid out in columns: indented, or with a run of spaces or a board's rules inside
 _COLUMNS = re.compile(r"^\s|\S {2,}\S|[|+]-|-[|+]")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Letter:
     text: str
     html: str

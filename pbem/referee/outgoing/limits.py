@@ -11,16 +11,17 @@ values come from the ``limits`` section of ``config.yaml`` (its ranges are check
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from pbem.referee.config.home import Config
 from pbem.referee.intake.orders import Order
 from pbem.referee.outgoing.compose import Outgoing
 from pbem.render.prose import fill
+from pbem.rules.values import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Limits:
     #: lines of the player's mail quoted back in a refusal, and their width
     quote_lines: int = 6

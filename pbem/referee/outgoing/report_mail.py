@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pbem.records.replay import PlayedTurn, Replay
 from pbem.referee.outgoing.compose import Picture
@@ -21,6 +21,7 @@ from pbem.render.frames import board_string
 from pbem.render.reports import render_report_html, render_report_text
 from pbem.rules.game import GamePosition
 from pbem.rules.registry import game_of
+from pbem.rules.values import frozen
 
 #: the PNG board's width and height in pixels (the HTML shows it at most this wide)
 BOARD_PX = 480
@@ -54,7 +55,7 @@ def position_picture(position: GamePosition, last: PlayedTurn | None, *, flip: b
                    board_alt(position, last, flip=flip))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MailBoard:
     """A board for a mail's HTML: the PNG shown by ``cid:`` (None: no PNG renderer, the
     text board stands instead), its alt text, and the board in words to list beside it."""

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import smtplib
 import ssl
-from dataclasses import dataclass
 
 from pbem.referee.outgoing.limits import Limits
+from pbem.rules.values import frozen
 
 
 class ConnectFailed(Exception):
@@ -26,7 +26,7 @@ class ConnectFailed(Exception):
         self.cause = cause
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Verdict:
     permanent: bool  # no retry can help this mail
     reconnect: bool  # the connection is gone: the next mail needs a new one

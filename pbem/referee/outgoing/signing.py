@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.referee.config.home import DkimSettings
+from pbem.rules.values import frozen
 
 #: what is signed, when present: what a reader sees and what threads and routes it
 SIGNED_HEADERS = (
@@ -38,7 +39,7 @@ class SigningError(Exception):
     """The DKIM key cannot be used: the words say why, for ``check-mail`` and stderr."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DkimKey:
     pem: bytes
     bits: int

@@ -25,8 +25,9 @@ import re
 import socket
 import ssl
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from urllib.parse import urlsplit
+
+from pbem.rules.values import frozen
 
 MAX_URL = 500
 #: (host, port) -> the addresses it resolves to; tests pass a stub
@@ -42,7 +43,7 @@ class HookFailed(Exception):
         self.words, self.permanent = words, permanent
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HookSettings:
     allow_loopback: bool = False
     timeout: float = 5.0

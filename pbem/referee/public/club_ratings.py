@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
 
 from pbem.errors import PbemError
 from pbem.ratings.glicko2 import Settings
@@ -22,9 +21,10 @@ from pbem.referee.store import games as store
 from pbem.referee.store.engine import Connection, Row
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
+from pbem.rules.values import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ClubRatings:
     table: dict[str, dict[str, Standing]]
     #: address -> the name shown

@@ -12,7 +12,6 @@ finished game's record, and only with ``public_messages: true``.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -39,13 +38,14 @@ from pbem.render.live_site import (
     site_lock,
 )
 from pbem.render.ratings import sections
+from pbem.rules.values import frozen
 from pbem.tournaments.names import entrant_name
 
 #: the event of exported games when the config names none
 DEFAULT_EVENT = "Realm by mail"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SiteSettings:
     """``site: {path: FOLDER, url: BASE, title: TEXT}`` in config.yaml."""
 
@@ -115,7 +115,7 @@ def _split(record: str) -> tuple[dict[str, Any], str]:
     return {}, record
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PublicGame:
     id: int
     record: str
@@ -211,7 +211,7 @@ def _event_headers(facts: event_store.GameFacts) -> dict[str, Any]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SiteUpdate:
     """What one update of the live site did: pages rewritten, or why it could not be."""
 

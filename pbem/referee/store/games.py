@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import PbemError
@@ -26,6 +25,7 @@ from pbem.referee.store.offers import Offer, from_stored, stored
 from pbem.rules.game import GamePosition
 from pbem.rules.pieces import Side
 from pbem.rules.registry import featured, game_of
+from pbem.rules.values import frozen
 
 #: the store's side keys
 SIDES = {"w": Side.WHITE, "b": Side.BLACK}
@@ -41,7 +41,7 @@ def key(side: Side) -> str:
     return side.letter
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Player:
     side: Side
     email: str
@@ -62,7 +62,7 @@ class Player:
         return self.side is Side.BLACK
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Game:
     id: int
     name: str

@@ -7,10 +7,10 @@ neither misspell an offer nor compare it with a string.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 
 from pbem.rules.pieces import Side
+from pbem.rules.values import frozen
 
 
 class OfferKind(Enum):
@@ -21,7 +21,7 @@ class OfferKind(Enum):
     TAKEBACK = "takeback"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Offer:
     kind: OfferKind
     #: the side that offers (the other side may accept or decline)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
+
+from pbem.rules.values import frozen
 
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 TOKEN_LENGTH = 8
@@ -26,7 +27,7 @@ def new_token() -> str:
     return "".join(secrets.choice(_ALPHABET) for _ in range(TOKEN_LENGTH))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Claim:
     """A game, side and (maybe) secret named by a message."""
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
 
 from pbem.referee.store.engine import Connection
 from pbem.referee.turns.conditions import Condition
 from pbem.rules.pieces import Side
+from pbem.rules.values import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Standing:
     side: Side
     #: the entry (turn row) after which the opponent's reply is matched

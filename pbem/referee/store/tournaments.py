@@ -4,12 +4,11 @@ with the boards (``boards``), so a rollback or an adjudication shows at once."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbem.referee.store.engine import Connection, Row, insert_id
+from pbem.rules.values import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Event:
     id: int
     name: str
@@ -32,7 +31,7 @@ class Event:
         return self.format == "swiss"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Entry:
     number: int
     email: str
@@ -45,7 +44,7 @@ class Entry:
     chosen: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BoardRow:
     division: int
     round: int
@@ -182,7 +181,7 @@ def entries_of(conn: Connection, email: str) -> list[int]:
         "SELECT tournament_id FROM tournament_entries WHERE email = ?", (email,))]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GameFacts:
     """What a game's public record says of its event (``publish``)."""
 

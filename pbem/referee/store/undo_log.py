@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
 
 from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Game
 from pbem.referee.store.offers import Offer, from_stored, stored
+from pbem.rules.values import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Kept:
     id: int
     #: the last entry kept by the rollback (the ones after it were removed)

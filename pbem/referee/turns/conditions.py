@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from pbem.rules.values import frozen
+
 #: a mail may hold at most this many condition lines, nested at most this deep
 MAX_LINES = 40
 MAX_DEPTH = 6
@@ -45,7 +47,7 @@ class Outcome(Protocol):
 Play = Callable[[Any, str], Outcome]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Condition:
     """One ``if … then …`` line and the lines nested under it."""
 
@@ -166,7 +168,7 @@ def _played(play: Play, position: Any, text: str, line: int, column: int, whose:
     return outcome.after
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Fired:
     """The line whose reply matched, and the conditions that stand after its answer."""
 

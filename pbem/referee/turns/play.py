@@ -7,7 +7,7 @@ a turn; nothing is replayed from the start.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from pbem.errors import Diagnostic, PbemError, Span
@@ -20,9 +20,10 @@ from pbem.referee.turns.turn_line import read_turn_line
 from pbem.rules.game import GamePosition, turn_name
 from pbem.rules.pieces import Side
 from pbem.rules.registry import game_of
+from pbem.rules.values import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TurnOutcome:
     played: PlayedTurn | None
     error: GameError | None

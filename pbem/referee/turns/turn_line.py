@@ -17,7 +17,6 @@ turn. Two parses of the line, whatever it holds.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from pbem.errors import PbemError, Span
 from pbem.notation.format import entry_line
@@ -27,6 +26,7 @@ from pbem.notation.write import entry_of
 from pbem.records.replay import GameError
 from pbem.rules.game import GamePosition
 from pbem.rules.registry import game_of
+from pbem.rules.values import frozen
 
 #: a mark after a turn: good, bad, interesting, dubious (``!``, ``??``, ``!?``, ...)
 _MARK = re.compile(r"[!?]")
@@ -40,7 +40,7 @@ _LIKE_NOTATION = re.compile(
 QUOTED = 200
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TurnLine:
     """The turn read from a line, and the prose after it ("" when none)."""
 

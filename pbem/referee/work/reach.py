@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from pbem.referee import clock
@@ -33,6 +32,7 @@ from pbem.referee.store import accounts, delivery, games
 from pbem.referee.store.engine import Connection
 from pbem.referee.store.games import Game, load_game
 from pbem.rules.game import counted
+from pbem.rules.values import frozen
 
 #: soft bounces in a row that make a player unreachable
 SOFT_IN_A_ROW = 2
@@ -46,7 +46,7 @@ def grace_days(config: Config) -> int:
     return int((config.extra.get("bounces") or {}).get("grace_days", 14))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BounceSeen:
     """What became of a mail to a bounce address, or of a bounce: for the message log."""
 

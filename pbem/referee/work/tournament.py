@@ -12,7 +12,6 @@ which board. Withdrawals end games, so they live a layer up (``tournament_play``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
@@ -32,6 +31,7 @@ from pbem.referee.store.engine import Connection
 from pbem.referee.store.tournaments import Entry, Event
 from pbem.referee.work.starting import start_game
 from pbem.rules.registry import game_of
+from pbem.rules.values import frozen
 from pbem.tournaments.berger import divisions as division_sizes
 from pbem.tournaments.berger import round_robin
 from pbem.tournaments.standings import Board, Entrant, Row, compute, format_points
@@ -318,7 +318,7 @@ def _summaries(conn: Connection, mailer: Mailer, event: Event) -> None:
 
 
 # -- the tables ------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@frozen
 class DivisionTable:
     number: int
     #: seed -> the name shown
@@ -327,7 +327,7 @@ class DivisionTable:
     boards: list[Board]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EventTable:
     event: Event
     divisions: list[DivisionTable]

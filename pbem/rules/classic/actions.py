@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pbem.rules.move_turns import GameEnded, Pass, Placement
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
-@value
+@frozen
 class Move:
     """A piece moves from the Center ``path[0]`` over the Centers ``path[1:]``.
 
@@ -41,14 +41,14 @@ Action = Placement | Move | Pass
 
 
 # -- events, in the order they happen --------------------------------------------------
-@value
+@frozen
 class Placed:
     side: Side
     kind: Kind
     square: int
 
 
-@value
+@frozen
 class Refilled:
     """A Border piece went onto the Center a mover left: Classic's rescue (the mover's
     own piece) or Medieval's replacement (the opponent's)."""
@@ -61,7 +61,7 @@ class Refilled:
     rescue: bool
 
 
-@value
+@frozen
 class Dislodged:
     #: the side whose piece was dislodged
     side: Side
@@ -70,7 +70,7 @@ class Dislodged:
     to: int
 
 
-@value
+@frozen
 class MovedOff:
     side: Side
     kind: Kind

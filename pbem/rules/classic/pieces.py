@@ -8,10 +8,10 @@ them in its own words (see ``Variant.names``).
 from __future__ import annotations
 
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
-@value
+@frozen
 class Piece:
     side: Side
     kind: Kind

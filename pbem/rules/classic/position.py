@@ -10,14 +10,14 @@ from pbem.rules.classic.variant import Variant
 from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, IS_CENTER, REALM_SQUARES, REALMS, SQUARES
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 Board = tuple[Piece | None, ...]
 Pair = tuple[int, int]
 EMPTY_BOARD: Board = (None,) * len(SQUARES)
 
 
-@value
+@frozen
 class Position:
     ruleset: Ruleset = CLASSIC_RULES
     board: Board = EMPTY_BOARD

@@ -17,7 +17,7 @@ from pbem.rules.classic.pieces import PIECE_BY_CODE, Piece
 from pbem.rules.classic.variant import CLASSIC, Variant
 from pbem.rules.geometry import IS_CENTER, SQUARE_NAMES, is_square_name, parse_square
 from pbem.rules.pieces import Side
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 #: option -> what it means (for errors, docs and ``pbem rulesets``)
 OPTION_HELP: dict[str, str] = {
@@ -30,7 +30,7 @@ OPTION_HELP: dict[str, str] = {
 Opening = tuple[tuple[int, Piece], ...]
 
 
-@value
+@frozen
 class Ruleset:
     variant: Variant = CLASSIC
     #: the preset this came from, or a description such as "classic+double_moves"

@@ -26,14 +26,14 @@ from pbem.rules.game import Phase
 from pbem.rules.geometry import CENTER, IS_CENTER, REALM_OF, realm_name, square_name
 from pbem.rules.move_turns import DRAW, GameEnded, Pass, Placement, check_pass, check_playing
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
 def win_for(side: Side) -> str:
     return "1-0" if side is Side.WHITE else "0-1"
 
 
-@value
+@frozen
 class TurnState:
     """A turn under way: the position after the moves so far."""
 

@@ -26,7 +26,7 @@ from pbem.rules.geometry import (
 )
 from pbem.rules.modern.pieces import IS_TARGET, Board, name_of, realm_counts
 from pbem.rules.pieces import Kind, Piece, Side
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
 class Entry(Enum):
@@ -46,7 +46,7 @@ class Entry(Enum):
     CLOSED = "closed"
 
 
-@value
+@frozen
 class Line:
     """A legal line: the squares as written (start, turning squares, stop) and
     whether the stop captures the stop's Realm."""
@@ -266,7 +266,7 @@ def _check_turn(realms: Realms, who: str, at: int, start: int, turned: set[int])
         )
 
 
-@value
+@frozen
 class RealmLines:
     """A piece's legal lines that stop in (or capture) one Realm: how many, and the
     first few (the cap) as examples."""

@@ -14,10 +14,10 @@ from pbem.rules.move_turns import PlyPosition
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.pieces import Pair as Pair
 from pbem.rules.setup_rules import opening_board
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
-@value
+@frozen
 class Position(PlyPosition):
     ruleset: ModernRules = MODERN
     board: Board = EMPTY_BOARD

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pbem.rules.setup_rules import Opening, SetupRules
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 OPTION_HELP: dict[str, str] = {
     "setup": "standard (the reconstructed opening) or placement (each side places its "
@@ -16,7 +16,7 @@ OPTION_HELP: dict[str, str] = {
 SETUP_CODES = ("wE", "wP", "wB", "bE", "bP", "bB")
 
 
-@value
+@frozen
 class ModernRules(SetupRules):
     game: ClassVar[str] = "modern"
     title: ClassVar[str] = "Modern Realm"

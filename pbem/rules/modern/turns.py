@@ -42,10 +42,10 @@ from pbem.rules.move_turns import (
     placed,
 )
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
-@value
+@frozen
 class Move:
     """A piece's line: ``frm``, the turning squares ``via``, the stop ``to``; and the
     events as written: the HQ's square and where the dislodged piece goes (None when
@@ -62,7 +62,7 @@ class Move:
         return (self.frm, *self.via, self.to)
 
 
-@value
+@frozen
 class HQPlaced:
     """``side`` captured the Realm of ``square`` (its Center): the moving piece left the
     game and an HQ from supply stands there."""
@@ -71,7 +71,7 @@ class HQPlaced:
     square: int
 
 
-@value
+@frozen
 class Dislodged:
     """The enemy piece on the captured Center went to ``to``; ``side`` is its owner."""
 
@@ -84,7 +84,7 @@ Event = HQPlaced | Dislodged | GameEnded
 
 
 
-@value
+@frozen
 class TurnState:
     start: Position
     position: Position

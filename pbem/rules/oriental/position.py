@@ -14,10 +14,10 @@ from pbem.rules.oriental.pieces import EMPEROR, EMPTY_BOARD, MANDARIN, PIECES, B
 from pbem.rules.oriental.rules import ORIENTAL, OrientalRules
 from pbem.rules.pieces import Kind, Piece, Side
 from pbem.rules.setup_rules import opening_board
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
-@value
+@frozen
 class Position(PlyPosition):
     ruleset: OrientalRules = ORIENTAL
     board: Board = EMPTY_BOARD

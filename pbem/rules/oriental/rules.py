@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from pbem.errors import RulesetError
 from pbem.rules.setup_rules import Opening, SetupRules
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 #: option -> what it means, in the players' words
 OPTION_HELP: dict[str, str] = {
@@ -24,7 +24,7 @@ OPTION_HELP: dict[str, str] = {
 SETUP_CODES = ("wE", "wP", "bE", "bP")
 
 
-@value
+@frozen
 class OrientalRules(SetupRules):
     game: ClassVar[str] = "oriental"
     title: ClassVar[str] = "Oriental Realm"

@@ -42,10 +42,10 @@ from pbem.rules.oriental.pieces import (
 )
 from pbem.rules.oriental.position import Position
 from pbem.rules.pieces import Kind, Side
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
-@value
+@frozen
 class Move:
     """A piece moves from ``frm`` to ``to`` in a straight line over empty squares."""
 
@@ -53,7 +53,7 @@ class Move:
     to: int
 
 
-@value
+@frozen
 class Surrounded:
     """The event that ends the game: ``side`` surrounded the group on ``group``."""
 
@@ -65,7 +65,7 @@ Event = Surrounded | GameEnded
 
 
 
-@value
+@frozen
 class TurnState:
     """A turn under way: the Realm it plays from and the pieces still to move."""
 

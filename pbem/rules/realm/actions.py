@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pbem.rules.geometry import Direction
 from pbem.rules.pieces import Kind, Piece, Side
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
-@value
+@frozen
 class Placement:
     """Set-up: a Base on a Center, or a Power on a Border square."""
 
@@ -20,7 +20,7 @@ class Placement:
     square: int
 
 
-@value
+@frozen
 class Move:
     """A Power or Enforcer moves from ``frm`` to ``to`` in a straight line."""
 
@@ -33,7 +33,7 @@ class Move:
     immobilise: int | None = None
 
 
-@value
+@frozen
 class Rearrangement:
     """All own Powers and Enforcers of a realm put back on new squares.
 
@@ -47,7 +47,7 @@ class Rearrangement:
     placements: tuple[tuple[int, Piece], ...]
 
 
-@value
+@frozen
 class Sacrifice:
     """Power sacrifice (a variation): before his turn a player removes the Power on
     ``power`` for good to remobilise his immobilised Enforcer on ``enforcer``, in the
@@ -58,7 +58,7 @@ class Sacrifice:
     facing: Direction
 
 
-@value
+@frozen
 class Pass:
     """Only when the side has no legal turn."""
 
@@ -67,27 +67,27 @@ Action = Placement | Move | Rearrangement | Pass | Sacrifice
 
 
 # -- events (narrated in words by pbem.render.narrate) ----------------------------------
-@value
+@frozen
 class BaseCreated:
     side: Side
     square: int
 
 
-@value
+@frozen
 class EnforcerCreated:
     side: Side
     square: int
     facing: Direction
 
 
-@value
+@frozen
 class BaseCaptured:
     #: the capturing side
     side: Side
     square: int
 
 
-@value
+@frozen
 class EnforcerImmobilised:
     #: the side whose Enforcer was immobilised
     side: Side
@@ -96,20 +96,20 @@ class EnforcerImmobilised:
     own: bool
 
 
-@value
+@frozen
 class PowerSacrificed:
     side: Side
     square: int
 
 
-@value
+@frozen
 class EnforcerRemobilised:
     side: Side
     square: int
     facing: Direction
 
 
-@value
+@frozen
 class GameEnded:
     reason: str
     result: str

@@ -55,7 +55,7 @@ from pbem.rules.realm.ruleset import FEATURED, OPTION_HELP, Ruleset, option_rang
 from pbem.rules.realm.scoring import score
 from pbem.rules.realm.snapshot import position_from_snapshot, snapshot_data
 from pbem.rules.repairs import square_readings
-from pbem.rules.values import new_of, value
+from pbem.rules.values import frozen, new_of
 from pbem.rules.written import (
     ActionText,
     MoveText,
@@ -77,7 +77,7 @@ _CODES = {id(p): p.code for p in ALL_PIECES}
 
 
 
-@value
+@frozen
 class FeaturedTurn:
     """A turn after a whole-turn action (placement, Rearrangement, pass): ``done`` is the
     position it led to. Before its first action a turn's state is the position itself,

@@ -13,10 +13,10 @@ from pbem.rules.pieces import EMPTY_BOARD as EMPTY_BOARD
 from pbem.rules.pieces import Board as Board
 from pbem.rules.pieces import Pair as Pair
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
-@value
+@frozen
 class Position:
     ruleset: Ruleset = FEATURED
     board: Board = EMPTY_BOARD

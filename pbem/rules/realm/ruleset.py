@@ -13,7 +13,7 @@ from dataclasses import fields
 from typing import Any, ClassVar
 
 from pbem.errors import RulesetError
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 _RANGES = {
     "bases": (11, 13),
@@ -41,7 +41,7 @@ OPTION_HELP: dict[str, str] = {
 }
 
 
-@value
+@frozen
 class Ruleset:
     #: the game these rules are for (``pbem.rules.registry``)
     game: ClassVar[str] = "featured"

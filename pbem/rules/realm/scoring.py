@@ -6,10 +6,10 @@ from pbem.rules.game import counted
 from pbem.rules.geometry import CENTER
 from pbem.rules.pieces import BASE, BLACK, ENFORCER, WHITE
 from pbem.rules.realm.position import Position
-from pbem.rules.values import value
+from pbem.rules.values import frozen
 
 
-@value
+@frozen
 class Score:
     realms: tuple[int, int]
     #: mobile Enforcers on the board plus Enforcers in supply (plus Bases captured,

@@ -37,10 +37,10 @@ from pbem.rules.realm.movement import check_path, check_piece, has_stop
 from pbem.rules.realm.position import Position, bump
 from pbem.rules.realm.scoring import score
 from pbem.rules.realm.special_events import after_enforcer_stop, after_power_stop
-from pbem.rules.values import new_of, value
+from pbem.rules.values import frozen, new_of
 
 
-@value
+@frozen
 class TurnState:
     """A Dispersal or Concentration under way."""
 
