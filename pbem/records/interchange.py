@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.errors import Diagnostic
 from pbem.records.validate import GameReport
 from pbem.rules.game import GamePosition
 from pbem.rules.registry import game_of
@@ -13,14 +12,6 @@ from pbem.rules.registry import game_of
 def position_to_json(pos: GamePosition) -> dict[str, Any]:
     """notation.md's position, as the position's game writes it."""
     return game_of(pos).position_to_json(pos)
-
-
-def _warning(d: Diagnostic) -> dict[str, Any]:
-    return {
-        "line": d.span.line if d.span else None,
-        "column": d.span.column if d.span else None,
-        "message": d.message,
-    }
 
 
 def report_to_json(report: GameReport) -> dict[str, Any]:
@@ -42,7 +33,11 @@ def report_to_json(report: GameReport) -> dict[str, Any]:
         "result": replay.result,
         "turns": len(replay.turns),
         "error": error,
-        "warnings": [_warning(w) for w in replay.warnings],
+        "warnings": [
+            {"line": span.line if (span := w.span) else None,
+             "column": span.column if span else None, "message": w.message}
+            for w in replay.warnings
+        ],
         "final": position_to_json(replay.final) if replay.final is not None else None,
         "annotations": replay.annotations,
     }

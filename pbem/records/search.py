@@ -8,6 +8,7 @@ folders are followed once; a link back into a folder being searched is a loop.
 from __future__ import annotations
 
 import errno
+import operator
 import os
 import stat
 from collections.abc import Sequence
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SUFFIX = ".realm"
+_NAME = operator.attrgetter("name")
 
 
 @dataclass(slots=True)
@@ -35,7 +37,10 @@ def find_records(paths: Sequence[Path]) -> Found:
         if stat.S_ISDIR(info.st_mode):
             files: list[Path] = []
             _walk(path, {(info.st_dev, info.st_ino)}, files, found)
-            found.files.extend(sorted(files))
+            # already in sorted order: each folder's entries are walked sorted by name, a
+            # folder's files where its name sorts (sorting the paths again cost about a third
+            # of finding 300 files: a path's comparison is a call of pathlib's own)
+            found.files.extend(files)
         else:
             found.files.append(path)
     return found
@@ -44,7 +49,7 @@ def find_records(paths: Sequence[Path]) -> Found:
 def _walk(folder: Path, stack: set[tuple[int, int]], files: list[Path], found: Found) -> None:
     try:
         with os.scandir(folder) as it:
-            entries = sorted(it, key=lambda e: e.name)
+            entries = sorted(it, key=_NAME)
     except OSError as exc:
         found.problems.append(f"{folder}: cannot read the folder: {exc.strerror or exc}")
         return

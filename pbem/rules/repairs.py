@@ -16,6 +16,7 @@ from typing import TypeVar
 from pbem.errors import AmbiguousReading, Diagnostic, NotationError, RuleError
 from pbem.rules.game import Resolved
 from pbem.rules.geometry import PLAIN_SQUARES, is_square_name, parse_square
+from pbem.rules.values import new_of
 from pbem.rules.written import (
     ActionText,
     EventText,
@@ -30,6 +31,11 @@ from pbem.rules.written import (
 )
 
 _OTHER = {"i": "l", "l": "i"}
+#: what a repair makes, by their ``__new__`` alone (``pbem.rules.values.new_of``)
+_NEW_SQUARE = new_of(SquareText)
+_NEW_EVENT = new_of(EventText)
+_NEW_MOVE = new_of(MoveText)
+_NEW_RESOLVED = new_of(Resolved)
 
 
 def square_readings(sq: SquareText) -> list[tuple[str, bool]]:
@@ -76,11 +82,13 @@ def respell(text: ActionText, names: Iterator[str]) -> ActionText:
 
     def sq(s: SquareText) -> SquareText:
         name = next(names)
-        return s if name == s.text else SquareText(name, s.span)
+        return s if name == s.text else _NEW_SQUARE(SquareText, name, s.span)
 
     def event(e: EventText) -> EventText:
         square = sq(e.square)
-        return e if square is e.square else EventText(e.prefix, e.piece, square, e.facing, e.span)
+        if square is e.square:
+            return e
+        return _NEW_EVENT(EventText, e.prefix, e.piece, square, e.facing, e.span)
 
     def item(i: ItemText) -> ItemText:
         square = sq(i.square)
@@ -93,7 +101,7 @@ def respell(text: ActionText, names: Iterator[str]) -> ActionText:
         events = None
         if text.events is not None:
             events = tuple([event(e) for e in text.events])
-        return MoveText(text.piece, squares, events, text.span, text.off)
+        return _NEW_MOVE(MoveText, text.piece, squares, events, text.span, text.off)
     if isinstance(text, RearrangementText):
         realm = sq(text.realm)
         items = tuple([item(i) for i in text.items])
@@ -252,7 +260,7 @@ def _with_repair_warning(
         "repair.square", f"read {format_action(text)!r} as {repaired!r}", square.span,
         notes=(literal.message,) if literal is not None else (),
     )
-    return state, Resolved(
-        resolved.action, resolved.events, resolved.board, (warning, *resolved.warnings),
-        resolved.writer,
+    return state, _NEW_RESOLVED(
+        Resolved, resolved.action, resolved.events, resolved.board,
+        (warning, *resolved.warnings), resolved.writer,
     )
