@@ -33,6 +33,7 @@ from lark.lexer import Lexer
 from pbem.errors import Span
 from pbem.notation.spans import row, span_on
 from pbem.notation.syntax import ListMarkerText
+from pbem.rules.values import new_of
 from pbem.rules.written import (
     EventText,
     ItemText,
@@ -136,19 +137,12 @@ _PLACED_PAIR = re.compile(rf"(\d++)\.([BPE])({SQUARE})[ \t]++([BPE])({SQUARE}),"
 
 
 #: how the hot paths (``Scanner._read_chain``, ``_placed_pair``) make the objects they
-#: make most: by their ``__new__`` alone. Each is a ``frozen`` class (``pbem.rules.values``),
-#: which builds the object in its ``__new__`` and whose ``__init__`` is ``object``'s, so
-#: that calling the class costs a third more than its ``__new__`` (the interpreter's call
-#: of ``__new__``, then of ``__init__``). Where a class is not made so, its ``__new__`` is
-#: the class.
-def _new_of(cls: type[Any]) -> Any:
-    return cls.__new__ if cls.__init__ is object.__init__ else (lambda _cls, *a: _cls(*a))
-
-
-_NEW_SQUARE: Any = _new_of(SquareText)
-_NEW_MOVE: Any = _new_of(MoveText)
-_NEW_EVENT: Any = _new_of(EventText)
-_NEW_PLACEMENT: Any = _new_of(PlacementText)
+#: make most: by their ``__new__`` alone (``pbem.rules.values.new_of``), a third cheaper
+#: than calling the class
+_NEW_SQUARE: Any = new_of(SquareText)
+_NEW_MOVE: Any = new_of(MoveText)
+_NEW_EVENT: Any = new_of(EventText)
+_NEW_PLACEMENT: Any = new_of(PlacementText)
 
 #: a chain of moves as read (``Scanner._chain``): the moves, where each ends, and the end
 #: of a placement's square where the chain is one (``-1`` otherwise)
