@@ -1,5 +1,5 @@
 import sys
 
-from pbem.cli import run
+from pbem.cli import main
 
-sys.exit(run())
+sys.exit(main())

@@ -14,7 +14,6 @@ commands add their own (``pbem.cli.mail``; docs/referee.md, Exit codes).
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import os
 import sys
@@ -147,17 +146,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INPUT
 
 
-def run() -> int:
-    """The ``pbem`` program (the console script and ``python -m pbem``): ``main``, and then
-    the process ends. What the run made is frozen first (``gc.freeze``): Python's last
-    collection as it exits would otherwise go over every object still alive, the parser's
-    tables and the modules among them (about 40 M instructions, 6% of a cold ``pbem
-    validate``), only to free memory the exit frees anyway. Nothing of pbem's waits for a
-    collection: stores and files are closed by the commands themselves."""
-    code = main()
-    gc.freeze()
-    return code
-
-
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(run())
+    sys.exit(main())
