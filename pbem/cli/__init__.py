@@ -50,26 +50,26 @@ def parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     of what ``pbem validate`` of one game spends on its own code. Anything else
     (``--help``, no command, an unknown word) gets every command."""
     if argv and not argv[0].startswith("-"):  # pbem's own options (-h, --version) come first
-        one = _OneCommand(argv[0])
-        p = _built(one)
-        if one.found:
+        p, found = _built(argv[0])
+        if found:
             return p
-    return _built(None)
+    return _built(None)[0]
 
 
-def _built(one: _OneCommand | None) -> argparse.ArgumentParser:
+def _built(wanted: str | None) -> tuple[argparse.ArgumentParser, bool]:
+    """The parser with every command, or only with ``wanted`` (and whether it was found)."""
     p = argparse.ArgumentParser(
         prog="pbem",
         description="Referee, validator and archivist for Realm and the games on its board.",
     )
     p.add_argument("--version", action="version", version=f"pbem {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    commands: Commands = sub if one is None else one.bind(sub)
+    one = None if wanted is None else _OneCommand(wanted, sub)
     for name in COMMAND_MODULES:
-        importlib.import_module(name).register(commands)
+        importlib.import_module(name).register(sub if one is None else one)
         if one is not None and one.found:  # the later modules are not even imported
-            break
-    return p
+            return p, True
+    return p, False
 
 
 class _OneCommand:
@@ -77,19 +77,14 @@ class _OneCommand:
     command's parser, and for any other command a stand-in that takes every call and
     keeps nothing."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, sub: Commands):
         self.name = name
-        self.found = False
-        self.sub: Commands | None = None
-
-    def bind(self, sub: Commands) -> _OneCommand:
         self.sub = sub
-        return self
+        self.found = False
 
     def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
         if name != self.name and self.name not in kwargs.get("aliases", ()):
             return _IGNORED
-        assert self.sub is not None
         self.found = True
         return self.sub.add_parser(name, **kwargs)
 

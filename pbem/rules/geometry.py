@@ -77,7 +77,7 @@ def square_name(sq: int) -> str:
 REALM_OF: tuple[int, ...] = tuple((rank_of(s) // 3) * 4 + file_of(s) // 3 for s in SQUARES)
 #: the Center square of every realm
 CENTER: tuple[int, ...] = tuple(square((r % 4) * 3 + 1, (r // 4) * 3 + 1) for r in REALMS)
-IS_CENTER: tuple[bool, ...] = tuple(s in frozenset(CENTER) for s in SQUARES)
+IS_CENTER: tuple[bool, ...] = tuple(s in set(CENTER) for s in SQUARES)
 #: the nine squares of every realm, in square order
 REALM_SQUARES: tuple[tuple[int, ...], ...] = tuple(
     tuple(s for s in SQUARES if REALM_OF[s] == r) for r in REALMS

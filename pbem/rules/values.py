@@ -25,14 +25,7 @@ import dataclasses
 import operator
 import reprlib
 from collections.abc import Callable
-from typing import Any, ClassVar, Protocol, TypeVar, dataclass_transform
-
-
-class Dataclass(Protocol):
-    """Any dataclass (what ``dataclasses.fields`` takes)."""
-
-    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[object]]]
-
+from typing import Any, TypeVar, dataclass_transform
 
 T = TypeVar("T")
 _FACTORY: Any = object()  # "no value given": the field's default factory makes one
@@ -40,12 +33,13 @@ _FACTORY: Any = object()  # "no value given": the field's default factory makes 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
 def frozen(cls: type[T]) -> type[T]:
-    """``cls`` as a frozen, slotted dataclass (see the module's docstring). Takes no
-    base class but ``typing.Generic``; a ``__post_init__`` runs as a dataclass's does."""
+    """``cls`` as a frozen, slotted dataclass (see the module's docstring). Its bases may
+    only be ones that add nothing to a value (``typing.Generic``, a mixin of methods with
+    empty ``__slots__``); a ``__post_init__`` runs as a dataclass's does."""
     for base in cls.__mro__[1:-1]:  # only bases that add nothing to a value (Generic)
         if (base.__dict__.get("__slots__") != () or hasattr(base, "__dataclass_fields__")
                 or "__init__" in base.__dict__ or "__new__" in base.__dict__):
-            raise TypeError(f"{cls.__name__}: frozen() takes no base class but Generic")
+            raise TypeError(f"{cls.__name__}: frozen() takes no base class that adds to a value")
     own = cls.__dict__
     # as dataclass decides: a class that writes __eq__ without __hash__ has __hash__ = None
     explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
@@ -68,7 +62,8 @@ def frozen(cls: type[T]) -> type[T]:
     names = frozenset(f.name for f in fields)
     made.__setattr__ = _refusal(made, names, "assign to", object.__setattr__)
     made.__delattr__ = _refusal(made, names, "delete", object.__delattr__)
-    made.__reduce__ = _reduction(made, tuple(f.name for f in fields))
+    # made again from what __init__ takes (a field left out of it is set as when made)
+    made.__reduce__ = _reduction(made, tuple(f.name for f in fields if f.init))
     result: type[T] = made
     return result
 

@@ -73,8 +73,10 @@ def test_fields_replace_match_args_copy_and_pickle():
     assert dataclasses.is_dataclass(p) and VALUE.__match_args__ == DATACLASS.__match_args__
     assert replace(p, b=7) == VALUE(1, 7) and type(replace(p, b=7)) is VALUE
     assert dataclasses.astuple(p) == dataclasses.astuple(DATACLASS(1, 3, ("x",)))
-    for twin in (copy.copy(p), copy.deepcopy(p), pickle.loads(pickle.dumps(Position()))):
-        assert type(twin) is type(twin) and twin.__class__ in (VALUE, Position)
+    position = Position()
+    for original, twin in ((p, copy.copy(p)), (p, copy.deepcopy(p)),
+                           (position, pickle.loads(pickle.dumps(position)))):
+        assert type(twin) is type(original) and twin == original and twin is not original
     assert copy.deepcopy(p).note == ("x",) and pickle.loads(pickle.dumps(Position())) == Position()
     assert not hasattr(p, "__dict__") and VALUE.__slots__ == DATACLASS.__slots__
 
@@ -104,6 +106,8 @@ def test_post_init_fields_left_out_of_init_and_own_methods():
     v, d = both(make)
     assert repr(v((1, 2))).replace("Sized", "S") == repr(d((1, 2))).replace("Sized", "S")
     assert v((1, 2)).size == 2 and v((1,)).seen == 0 and hash(v((1,))) == hash(d((1,)))
+    for twin in (copy.copy(v((1, 2))), copy.deepcopy(v((1, 2)))):  # made again, not by fields
+        assert twin == v((1, 2)) and twin.size == 2 and twin.seen == 0
 
     def own(decorate: Any) -> Any:
         @decorate
