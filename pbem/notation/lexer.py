@@ -33,7 +33,6 @@ from lark.lexer import Lexer
 from pbem.errors import Span
 from pbem.notation.spans import row, span_on
 from pbem.notation.syntax import ListMarkerText
-from pbem.rules.values import new_of
 from pbem.rules.written import (
     EventText,
     ItemText,
@@ -41,6 +40,10 @@ from pbem.rules.written import (
     PlacementText,
     RearrangementText,
     SquareText,
+    new_event_text,
+    new_move_text,
+    new_placement_text,
+    new_square_text,
 )
 
 #: a square's file: ``a``-``l`` in either case, or ``1`` for ``l`` (a scan's misreading)
@@ -135,14 +138,6 @@ _NEXT_EVENT = re.compile(rf"([x+]?)([BPE])({SQUARE})([NESWU]?)([,)])")
 #: a set-up pair, ``1.Bh11 Bh2,``, in one match
 _PLACED_PAIR = re.compile(rf"(\d++)\.([BPE])({SQUARE})[ \t]++([BPE])({SQUARE}),")
 
-
-#: how the hot paths (``Scanner._read_chain``, ``_placed_pair``) make the objects they
-#: make most: by their ``__new__`` alone (``pbem.rules.values.new_of``), a third cheaper
-#: than calling the class
-_NEW_SQUARE: Any = new_of(SquareText)
-_NEW_MOVE: Any = new_of(MoveText)
-_NEW_EVENT: Any = new_of(EventText)
-_NEW_PLACEMENT: Any = new_of(PlacementText)
 
 #: a chain of moves as read (``Scanner._chain``): the moves, where each ends, and the end
 #: of a placement's square where the chain is one (``-1`` otherwise)
@@ -311,7 +306,7 @@ class Scanner:
         moves: list[MoveText] = []
         ends: list[int] = []
         fast = _MOVE.match
-        new_square = _NEW_SQUARE
+        new_square = new_square_text
         line = self.line + self.offset
         spans = self.row if line == self.row_line else self._row_of(line)
         get = spans.get
@@ -340,7 +335,7 @@ class Scanner:
                         found = []
                         while True:
                             name_at = at + len(prefix) + 1
-                            found.append(_NEW_EVENT(
+                            found.append(new_event_text(
                                 EventText, prefix, letter,
                                 new_square(SquareText, name,
                                            get(name_at) or span_on(spans, line, name_at)),
@@ -362,8 +357,8 @@ class Scanner:
                             end = n.end()
                 if usual:
                     at = base + p
-                    moves.append(_NEW_MOVE(MoveText, piece, squares, events,
-                                           get(at) or span_on(spans, line, at)))
+                    moves.append(new_move_text(MoveText, piece, squares, events,
+                                               get(at) or span_on(spans, line, at)))
                     ends.append(end)
                     if after == "," and text[end + 1] in "PE":
                         p = end + 1
@@ -730,12 +725,12 @@ class Scanner:
         white_at, black_at = m.start(2), m.start(4)
         pair = (
             int(number), span(p),
-            _NEW_PLACEMENT(PlacementText, white,
-                           _NEW_SQUARE(SquareText, white_square, span(white_at + 1)),
-                           span(white_at)),
-            _NEW_PLACEMENT(PlacementText, black,
-                           _NEW_SQUARE(SquareText, black_square, span(black_at + 1)),
-                           span(black_at)),
+            new_placement_text(PlacementText, white,
+                               new_square_text(SquareText, white_square, span(white_at + 1)),
+                               span(white_at)),
+            new_placement_text(PlacementText, black,
+                               new_square_text(SquareText, black_square, span(black_at + 1)),
+                               span(black_at)),
             span(m.end() - 1),
         )
         return pair, m.end()

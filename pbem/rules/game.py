@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from pbem.errors import Diagnostic, RuleError
 from pbem.rules.geometry import SQUARE_NAMES, parse_square
 from pbem.rules.pieces import BoardPiece, Side
-from pbem.rules.values import frozen
+from pbem.rules.values import frozen, new_of
 from pbem.rules.written import ActionText, MoveText, PassText, PlacementText, format_action
 
 #: a refusal names the refused piece's legal moves (``Game.explain_refusal``) when there
@@ -146,6 +146,10 @@ class Resolved:
         """The action as it should have been written: repaired squares, every event."""
         assert self.writer is not None
         return self.writer(self)
+
+
+#: made at every action resolved, by its ``__new__`` alone (``pbem.rules.values.new_of``)
+new_resolved = new_of(Resolved)
 
 
 @frozen

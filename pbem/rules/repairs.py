@@ -14,9 +14,8 @@ from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 from pbem.errors import AmbiguousReading, Diagnostic, NotationError, RuleError
-from pbem.rules.game import Resolved
+from pbem.rules.game import Resolved, new_resolved
 from pbem.rules.geometry import PLAIN_SQUARES, is_square_name, parse_square
-from pbem.rules.values import new_of
 from pbem.rules.written import (
     ActionText,
     EventText,
@@ -27,15 +26,13 @@ from pbem.rules.written import (
     SacrificeText,
     SquareText,
     format_action,
+    new_event_text,
+    new_move_text,
+    new_square_text,
     squares_of,
 )
 
 _OTHER = {"i": "l", "l": "i"}
-#: what a repair makes, by their ``__new__`` alone (``pbem.rules.values.new_of``)
-_NEW_SQUARE = new_of(SquareText)
-_NEW_EVENT = new_of(EventText)
-_NEW_MOVE = new_of(MoveText)
-_NEW_RESOLVED = new_of(Resolved)
 
 
 def square_readings(sq: SquareText) -> list[tuple[str, bool]]:
@@ -82,13 +79,13 @@ def respell(text: ActionText, names: Iterator[str]) -> ActionText:
 
     def sq(s: SquareText) -> SquareText:
         name = next(names)
-        return s if name == s.text else _NEW_SQUARE(SquareText, name, s.span)
+        return s if name == s.text else new_square_text(SquareText, name, s.span)
 
     def event(e: EventText) -> EventText:
         square = sq(e.square)
         if square is e.square:
             return e
-        return _NEW_EVENT(EventText, e.prefix, e.piece, square, e.facing, e.span)
+        return new_event_text(EventText, e.prefix, e.piece, square, e.facing, e.span)
 
     def item(i: ItemText) -> ItemText:
         square = sq(i.square)
@@ -101,7 +98,7 @@ def respell(text: ActionText, names: Iterator[str]) -> ActionText:
         events = None
         if text.events is not None:
             events = tuple([event(e) for e in text.events])
-        return _NEW_MOVE(MoveText, text.piece, squares, events, text.span, text.off)
+        return new_move_text(MoveText, text.piece, squares, events, text.span, text.off)
     if isinstance(text, RearrangementText):
         realm = sq(text.realm)
         items = tuple([item(i) for i in text.items])
@@ -260,7 +257,7 @@ def _with_repair_warning(
         "repair.square", f"read {format_action(text)!r} as {repaired!r}", square.span,
         notes=(literal.message,) if literal is not None else (),
     )
-    return state, _NEW_RESOLVED(
+    return state, new_resolved(
         Resolved, resolved.action, resolved.events, resolved.board,
         (warning, *resolved.warnings), resolved.writer,
     )

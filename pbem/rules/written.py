@@ -21,7 +21,7 @@ from typing import Any
 
 from pbem.errors import Span
 from pbem.rules.geometry import SQUARE_NAMES
-from pbem.rules.values import frozen
+from pbem.rules.values import frozen, new_of
 
 NO_SPAN = Span(0, 0)
 
@@ -88,6 +88,15 @@ class MoveText:
     def to(self) -> SquareText:
         """The last square named (for a move ``off``, the square it leaves from)."""
         return self.squares[-1]
+
+
+#: the written values a record makes most (the lexer makes them at every square and move,
+#: a look-alike repair again), made by their ``__new__`` alone
+#: (``pbem.rules.values.new_of``): ``new_square_text(SquareText, "h11", span)``
+new_square_text = new_of(SquareText)
+new_event_text = new_of(EventText)
+new_placement_text = new_of(PlacementText)
+new_move_text = new_of(MoveText)
 
 
 @frozen

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pbem.rules.geometry import Direction
 from pbem.rules.pieces import Kind, Piece, Side
-from pbem.rules.values import frozen
+from pbem.rules.values import frozen, new_of
 
 
 @frozen
@@ -114,6 +114,13 @@ class GameEnded:
     reason: str
     result: str
 
+
+#: the actions and events made at every move, placement and special event, by their
+#: ``__new__`` alone (``pbem.rules.values.new_of``): ``new_move(Move, frm, to, ...)``
+new_placement = new_of(Placement)
+new_move = new_of(Move)
+new_base_created = new_of(BaseCreated)
+new_enforcer_created = new_of(EnforcerCreated)
 
 Event = (
     BaseCreated

@@ -13,7 +13,7 @@ from pbem.rules.pieces import EMPTY_BOARD as EMPTY_BOARD
 from pbem.rules.pieces import Board as Board
 from pbem.rules.pieces import Pair as Pair
 from pbem.rules.realm.ruleset import FEATURED, Ruleset
-from pbem.rules.values import frozen
+from pbem.rules.values import frozen, new_of
 
 
 @frozen
@@ -132,3 +132,7 @@ def bump(pair: Pair, side: Side, by: int = 1) -> Pair:
 
 def initial_position(ruleset: Ruleset = FEATURED) -> Position:
     return Position(ruleset=ruleset)
+
+
+#: made at every move and placement, by its ``__new__`` alone (``pbem.rules.values.new_of``)
+new_position = new_of(Position)

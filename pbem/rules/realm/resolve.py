@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.errors import Diagnostic, NotationError, RuleError
-from pbem.rules.game import Resolved
+from pbem.rules.game import Resolved, new_resolved
 from pbem.rules.geometry import (
     IS_CENTER,
     LINES,
@@ -39,6 +39,8 @@ from pbem.rules.realm.actions import (
     Placement,
     Rearrangement,
     Sacrifice,
+    new_move,
+    new_placement,
 )
 from pbem.rules.realm.canonical import canonical_of
 from pbem.rules.realm.position import Position
@@ -52,7 +54,6 @@ from pbem.rules.realm.turns import (
 )
 from pbem.rules.repairs import kept_error, resolve_with_repairs
 from pbem.rules.repairs import square_at as _sq
-from pbem.rules.values import new_of
 from pbem.rules.written import (
     EventText,
     ItemText,
@@ -62,11 +63,6 @@ from pbem.rules.written import (
     RearrangementText,
     SacrificeText,
 )
-
-#: made at every move, by their ``__new__`` alone (``pbem.rules.values.new_of``)
-_NEW_MOVE = new_of(Move)
-_NEW_RESOLVED = new_of(Resolved)
-_NEW_PLACEMENT = new_of(Placement)
 
 _FACING = {"N": Direction.N, "E": Direction.E, "S": Direction.S, "W": Direction.W}
 
@@ -82,9 +78,9 @@ def resolve_placement(position: Position, text: PlacementText) -> tuple[Position
     kind = BASE if text.piece == "B" else POWER
 
     def attempt(names: list[str]) -> tuple[Position, Resolved]:
-        action = _NEW_PLACEMENT(Placement, kind, _sq(names[0]))
+        action = new_placement(Placement, kind, _sq(names[0]))
         after, events = apply_placement(position, action)
-        return after, _NEW_RESOLVED(
+        return after, new_resolved(
             Resolved, action, tuple(events), position.board, (), canonical_of
         )
 
@@ -304,7 +300,7 @@ def _play_move(
         create_at = create_facing = None
     elif piece is not None and piece.kind is POWER:
         immobilise = None
-    move = _NEW_MOVE(Move, frm, to, create_at, create_facing, immobilise)
+    move = new_move(Move, frm, to, create_at, create_facing, immobilise)
     try:
         new_state, events = apply_move(state, move)
     except RuleError as exc:
@@ -319,7 +315,7 @@ def _play_move(
         [_event_key(ev) for ev in events if type(ev) is not GameEnded] if events else _NO_KEYS
     )
     if written == produced:
-        return new_state, _NEW_RESOLVED(Resolved, move, tuple(events), board, (), canonical_of)
+        return new_state, new_resolved(Resolved, move, tuple(events), board, (), canonical_of)
     label = f"{t.piece}{name_of(frm)}{name_of(to)}"
     warnings = _compare_events(t, label, written, produced)
     return new_state, Resolved(move, tuple(events), board, tuple(warnings), canonical_of)

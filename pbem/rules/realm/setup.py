@@ -16,13 +16,8 @@ from pbem.rules.geometry import (
     square_name,
 )
 from pbem.rules.pieces import BASE, BLACK, POWER, WHITE, Kind, Side, base, power
-from pbem.rules.realm.actions import BaseCreated, Event, Placement
-from pbem.rules.realm.position import Position, bump
-from pbem.rules.values import new_of
-
-#: made at every placement, by its ``__new__`` alone (``pbem.rules.values.new_of``)
-_NEW_POSITION = new_of(Position)
-_NEW_BASE_CREATED = new_of(BaseCreated)
+from pbem.rules.realm.actions import BaseCreated, Event, Placement, new_base_created
+from pbem.rules.realm.position import Position, bump, new_position
 
 
 def expected_kind(position: Position) -> Kind:
@@ -133,7 +128,7 @@ def apply_placement(position: Position, placement: Placement) -> tuple[Position,
             )
         board[sq] = base(side)
         bases = bump(bases, side)
-        events.append(_NEW_BASE_CREATED(BaseCreated, side, sq))
+        events.append(new_base_created(BaseCreated, side, sq))
     else:
         if not _power_square_legal(position, side, sq):
             raise RuleError("setup.power-square", _power_reason(position, side, sq))
@@ -144,7 +139,7 @@ def apply_placement(position: Position, placement: Placement) -> tuple[Position,
     phase, to_move = SETUP, BLACK if side is WHITE else WHITE
     if powers == (rs.powers, rs.powers):
         phase, to_move = PLAY, BLACK if rs.second_player_first else WHITE
-    after = _NEW_POSITION(
+    after = new_position(
         Position, rs, tuple(board), phase, to_move, bases, powers, position.enforcers_created,
         position.captured, position.sacrificed, position.rearranged, position.ply + 1,
         position.result, position.end,

@@ -29,13 +29,10 @@ from pbem.rules.realm.actions import (
     EnforcerImmobilised,
     Event,
     Move,
+    new_base_created,
+    new_enforcer_created,
 )
 from pbem.rules.realm.position import Board, Pair, Position, bump
-from pbem.rules.values import new_of
-
-#: the events of a move, made by their ``__new__`` alone (``pbem.rules.values.new_of``)
-_NEW_BASE_CREATED = new_of(BaseCreated)
-_NEW_ENFORCER_CREATED = new_of(EnforcerCreated)
 
 
 def _count_powers(board: Sequence[Piece | None], realm: int, side: Side) -> tuple[int, int]:
@@ -111,7 +108,7 @@ def after_power_stop(
                 )
             board[center_sq] = base(side)
             return (
-                [_NEW_BASE_CREATED(BaseCreated, side, center_sq)], bump(bases, side), enforcers,
+                [new_base_created(BaseCreated, side, center_sq)], bump(bases, side), enforcers,
                 captured,
             )
         squares = []
@@ -141,7 +138,7 @@ def after_power_stop(
         )
     board[move.create_at] = enforcer(side, move.create_facing)
     return (
-        [_NEW_ENFORCER_CREATED(EnforcerCreated, side, move.create_at, move.create_facing)],
+        [new_enforcer_created(EnforcerCreated, side, move.create_at, move.create_facing)],
         bases, bump(enforcers, side), captured,
     )
 

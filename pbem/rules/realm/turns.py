@@ -34,7 +34,7 @@ from pbem.rules.realm.actions import (
     Sacrifice,
 )
 from pbem.rules.realm.movement import check_path, check_piece, has_stop
-from pbem.rules.realm.position import Position, bump
+from pbem.rules.realm.position import Position, bump, new_position
 from pbem.rules.realm.scoring import score
 from pbem.rules.realm.special_events import after_enforcer_stop, after_power_stop
 from pbem.rules.values import frozen, new_of
@@ -62,8 +62,7 @@ class TurnState:
         return self.position.phase is Phase.OVER
 
 
-#: the values made at every move, by their ``__new__`` alone (``pbem.rules.values.new_of``)
-_NEW_POSITION = new_of(Position)
+#: made at every move, by its ``__new__`` alone (``pbem.rules.values.new_of``)
 _NEW_STATE = new_of(TurnState)
 
 
@@ -135,7 +134,7 @@ def apply_move(state: TurnState, move: Move) -> tuple[TurnState, list[Event]]:
                 "event.enforcer-create", "an Enforcer never creates pieces: only Powers do"
             )
         events, bases, enforcers, captured = after_enforcer_stop(position, after_board, move)
-    after = _NEW_POSITION(
+    after = new_position(
         Position, ruleset, tuple(after_board), position.phase, side, bases, position.powers_placed,
         enforcers, captured, position.sacrificed, position.rearranged, position.ply,
         position.result, position.end,
@@ -259,7 +258,7 @@ def _next_turn(position: Position, rearranged: int | None) -> Position:
             changed[side] = (rearranged, n + 1 if realm == rearranged else 1)
         streaks = (changed[0], changed[1])
     phase = position.phase
-    after = _NEW_POSITION(
+    after = new_position(
         Position, position.ruleset, position.board, phase,
         _OTHER[side] if phase is PLAY else side,
         position.bases_created, position.powers_placed, position.enforcers_created,
@@ -280,7 +279,7 @@ _NO_STREAK = (-1, 0)
 
 def _end(position: Position, reason: str) -> Position:
     p = position  # dataclasses.replace, spelled out: it costs ten times more
-    return _NEW_POSITION(
+    return new_position(
         Position, p.ruleset, p.board, Phase.OVER, p.to_move, p.bases_created, p.powers_placed,
         p.enforcers_created, p.captured, p.sacrificed, p.rearranged, p.ply,
         score(p).result, reason,
