@@ -32,7 +32,7 @@ from lark.lexer import Lexer
 
 from pbem.errors import Span
 from pbem.notation.spans import row, span_on
-from pbem.notation.syntax import ListMarkerText
+from pbem.notation.syntax import ListMarkerText, new_list_marker_text
 from pbem.rules.written import (
     EventText,
     ItemText,
@@ -198,7 +198,7 @@ class Scanner:
         return spans.get(col) or span_on(spans, line, col)
 
     def _square_text(self, p: int, end: int) -> SquareText:
-        return SquareText(self.text[p:end], self._span(p))
+        return new_square_text(SquareText, self.text[p:end], self._span(p))
 
     def _token(self, kind: str, start: int, end: int) -> Token:
         _WORK[0] += 1
@@ -248,7 +248,7 @@ class Scanner:
         for i, s in enumerate(starts):
             e = starts[i + 1] if i + 1 < len(starts) else (end - 3 if off else end)
             squares.append(self._square_text(s, e))
-        return MoveText(text[p], tuple(squares), None, self._span(p), off), end, 0
+        return new_move_text(MoveText, text[p], tuple(squares), None, self._span(p), off), end, 0
 
     def _event(self, p: int) -> tuple[EventText | None, int]:
         """One event of a packed list at ``p``: ``Eg12S``, ``Bh11``, ``xBb5``, ``+Ea4``,
@@ -271,7 +271,7 @@ class Scanner:
         else:
             return None, -1
         square = self._square_text(q + 1, end)
-        return EventText(prefix, piece, square, facing, self._span(p)), stop
+        return new_event_text(EventText, prefix, piece, square, facing, self._span(p)), stop
 
     def _event_list(self, p: int) -> tuple[tuple[EventText, ...] | None, int]:
         """A whole event list at ``p`` (``(Bh5)``, ``(xBb8,xEa7)``), or (None, -1)."""
@@ -370,7 +370,8 @@ class Scanner:
             if text[end] == "(":
                 listed, list_end = self._event_list(end)
                 if listed is not None:
-                    move = MoveText(move.piece, move.squares, listed, move.span, move.off)
+                    move = new_move_text(MoveText, move.piece, move.squares, listed, move.span,
+                                         move.off)
                     end = list_end
             moves.append(move)
             ends.append(end)
@@ -654,7 +655,7 @@ class Scanner:
         return self._emit(tok, end)
 
     def _marker_text(self, p: int, end: int) -> ListMarkerText:
-        return ListMarkerText(self.text[p:end].strip(), self._span(p))
+        return new_list_marker_text(ListMarkerText, self.text[p:end].strip(), self._span(p))
 
     def _skip_blanks(self, q: int) -> int:
         """Past the white space at ``q``, counting the lines it ends."""

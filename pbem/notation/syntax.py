@@ -13,7 +13,7 @@ from dataclasses import field
 from typing import Any
 
 from pbem.errors import Span
-from pbem.rules.values import frozen
+from pbem.rules.values import frozen, new_of
 from pbem.rules.written import (
     NO_SPAN,
     ActionText,
@@ -47,6 +47,10 @@ __all__ = [
     "StrayMark",
     "TurnText",
     "VariationText",
+    "new_entry_text",
+    "new_game_text",
+    "new_list_marker_text",
+    "new_turn_text",
 ]
 
 
@@ -150,6 +154,14 @@ class ListMarkerText:
 
 ItemOfMovetext = EntryText | ResultText | LabelText | ListMarkerText
 
+#: the structure values every entry makes (a turn for each side, the entry, a list marker
+#: before it in a pasted transcript), made by their ``__new__`` alone
+#: (``pbem.rules.values.new_of``, a third cheaper than the class call):
+#: ``new_turn_text(TurnText, actions, notes, comma, span, stray)``
+new_turn_text = new_of(TurnText)
+new_entry_text = new_of(EntryText)
+new_list_marker_text = new_of(ListMarkerText)
+
 
 @frozen
 class GameText:
@@ -176,6 +188,10 @@ class GameText:
     @property
     def entries(self) -> tuple[EntryText, ...]:
         return tuple(i for i in self.items if isinstance(i, EntryText))
+
+
+#: a game's movetext, and the game with its front matter, made so too
+new_game_text = new_of(GameText)
 
 
 #: a top-level key of the front matter, at the margin: ``key:`` then its value

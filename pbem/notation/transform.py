@@ -33,7 +33,12 @@ from pbem.notation.syntax import (
     StrayMark,
     TurnText,
     VariationText,
+    new_entry_text,
+    new_game_text,
+    new_list_marker_text,
+    new_turn_text,
 )
+from pbem.rules.written import new_event_text, new_move_text, new_placement_text
 
 try:  # the C loader is several times faster where libyaml is present
     _YamlLoader: Any = yaml.CSafeLoader
@@ -65,12 +70,12 @@ class ToSyntax(Transformer[Token, Any]):
     def placement(self, c: list[Any]) -> PlacementText:
         tok = c[0]
         _, piece, square, _ = tok.syntax
-        return PlacementText(piece, square, self._span(tok))
+        return new_placement_text(PlacementText, piece, square, self._span(tok))
 
     def move(self, c: list[Any]) -> MoveText:
         move: MoveText = c[0].syntax
         if len(c) > 1:  # its event list written apart: "Pi10i6 (Bh5)"
-            return MoveText(move.piece, move.squares, c[1], move.span, move.off)
+            return new_move_text(MoveText, move.piece, move.squares, c[1], move.span, move.off)
         return move
 
     def move_run(self, c: list[Any]) -> list[MoveText]:
@@ -84,7 +89,7 @@ class ToSyntax(Transformer[Token, Any]):
         """``Bh11``, ``Eg12S``, ``xBb5``, ``+Ea4``: what it means is the game's business."""
         tok = c[0]
         prefix, piece, square, facing = tok.syntax
-        return EventText(prefix, piece, square, facing, self._span(tok))
+        return new_event_text(EventText, prefix, piece, square, facing, self._span(tok))
 
     def rearrangement(self, c: list[Any]) -> RearrangementText:
         tok = c[0]
@@ -157,13 +162,13 @@ class ToSyntax(Transformer[Token, Any]):
             else:
                 actions.append(x)
                 comma = None  # a comma between two actions is no separator
-        return TurnText(tuple(actions), tuple(notes), comma, actions[0].span, stray,
-                        tuple(marks), tuple(variations), tuple(note_spans))
+        return new_turn_text(TurnText, tuple(actions), tuple(notes), comma, actions[0].span,
+                             stray, tuple(marks), tuple(variations), tuple(note_spans))
 
     def _after_packed(self, actions: list[Any], after: list[Any]) -> TurnText:
         """A packed turn's actions, and what the parser read after them (if anything)."""
         if not after:
-            return TurnText(tuple(actions), (), None, actions[0].span, None)
+            return new_turn_text(TurnText, tuple(actions), (), None, actions[0].span, None)
         return self.turn([actions, *after])
 
     def note(self, c: list[Token]) -> _MarkedNote:
@@ -200,14 +205,15 @@ class ToSyntax(Transformer[Token, Any]):
         slash = any(isinstance(x, Token) and x.type == "SLASH" for x in c)
         black = turns[1] if len(turns) > 1 else None
         digits, stray = self._stray_after(num, num.index(".") + 1)
-        return EntryText(int(digits[:-1]), turns[0], black, slash, self._span(num), stray)
+        return new_entry_text(EntryText, int(digits[:-1]), turns[0], black, slash,
+                              self._span(num), stray)
 
     def packed_entry(self, c: list[Any]) -> EntryText:
         """``7.Pg5g9(Bh8)/`` (one token) and Black's turn: as ``entry`` reads the same."""
         number, white, span = c[0].syntax
         black = c[1] if len(c) > 1 else None
-        return EntryText(number, TurnText(tuple(white), (), None, white[0].span, None),
-                         black, True, span)
+        white_turn = new_turn_text(TurnText, tuple(white), (), None, white[0].span, None)
+        return new_entry_text(EntryText, number, white_turn, black, True, span)
 
     def full_entry(self, c: list[Any]) -> EntryText:
         """``7.Pg5g9(Bh8)/Pc5c2`` (one token), then what may follow Black's last move."""
@@ -229,8 +235,8 @@ class ToSyntax(Transformer[Token, Any]):
                                            last.off)]
             after = after[1:]
         black = self._after_packed(moves, after)
-        return EntryText(number, TurnText(tuple(white), (), None, white[0].span, None),
-                         black, True, span)
+        white_turn = new_turn_text(TurnText, tuple(white), (), None, white[0].span, None)
+        return new_entry_text(EntryText, number, white_turn, black, True, span)
 
     def placed_entry(self, c: list[Any]) -> EntryText:
         """``1.Bh11 Bh2,`` (one token) and any notes: as ``entry`` reads the same."""
@@ -245,19 +251,20 @@ class ToSyntax(Transformer[Token, Any]):
 
     def _placed(self, pair: tuple[Any, ...], after: list[Any]) -> EntryText:
         number, span, white, black, comma = pair
-        black_turn = TurnText((black,), (), comma, black.span, None)
+        black_turn = new_turn_text(TurnText, (black,), (), comma, black.span, None)
         if after:
             black_turn = self.turn([black, *after])
-            black_turn = TurnText(black_turn.actions, black_turn.notes, comma, black.span,
-                                  black_turn.stray, black_turn.marks, black_turn.variations,
-                                  black_turn.note_spans)
-        return EntryText(number, TurnText((white,), (), None, white.span, None), black_turn,
-                         False, span)
+            black_turn = new_turn_text(TurnText, black_turn.actions, black_turn.notes, comma,
+                                       black.span, black_turn.stray, black_turn.marks,
+                                       black_turn.variations, black_turn.note_spans)
+        white_turn = new_turn_text(TurnText, (white,), (), None, white.span, None)
+        return new_entry_text(EntryText, number, white_turn, black_turn, False, span)
 
     def black_entry(self, c: list[Any]) -> EntryText:
         num = c[0]
         digits = str(num).rstrip(".… \t").rstrip(".")
-        return EntryText(int(digits.split(".")[0]), None, c[1], False, self._span(num))
+        return new_entry_text(EntryText, int(digits.split(".")[0]), None, c[1], False,
+                              self._span(num))
 
     def result(self, c: list[Any]) -> ResultText:
         tok = c[0]
@@ -287,13 +294,14 @@ class ToSyntax(Transformer[Token, Any]):
                 if x.type == "LABEL":
                     items.append(LabelText(str(x), self._span(x)))
                 elif x.type == "LIST_MARKER":
-                    items.append(ListMarkerText(str(x).strip(), self._span(x)))
+                    items.append(new_list_marker_text(ListMarkerText, str(x).strip(),
+                                                      self._span(x)))
             elif isinstance(x, list):
                 items.extend(x)  # the entries of a run of set-up pairs
             elif not isinstance(x, str):
                 items.append(x)  # entries and results (notes are plain str)
         span = items[0].span if items else Span(1 + self.line_offset, 1)
-        return GameText({}, notes, tuple(items), span)
+        return new_game_text(GameText, {}, notes, tuple(items), span)
 
     def game(self, c: list[Any]) -> GameText:
         headers: dict[str, Any] = {}
@@ -307,7 +315,8 @@ class ToSyntax(Transformer[Token, Any]):
                 headers = load_front_matter(header_text, header_span)
             elif isinstance(x, GameText):
                 body = x
-        return GameText(headers, body.notes, body.items, body.span, header_span, header_text)
+        return new_game_text(GameText, headers, body.notes, body.items, body.span, header_span,
+                             header_text)
 
     framed = game
 
