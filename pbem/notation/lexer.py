@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from lark import Token
 from lark.lexer import Lexer
@@ -92,14 +92,17 @@ class Reading:
     text = ""
 
 
+_L = TypeVar("_L", bound="Lexed")
+
+
 class Lexed(Token):
     """A token as the tokenizer makes it: ``Token``'s public attributes, set directly
     (``Token()`` checks arguments a token made here never needs checked)."""
 
     __slots__ = ()
 
-    def __new__(cls, type: str, value: str, start_pos: int, line: int,
-                column: int) -> Lexed:
+    def __new__(cls: type[_L], type: str, value: str, start_pos: int, line: int,
+                column: int) -> _L:
         tok = str.__new__(cls, value)
         tok.type = type
         tok.value = value
@@ -117,6 +120,12 @@ class Syntax(Lexed):
     #: what the tokenizer read (a square, a move, a piece and its square...): the
     #: transformer's rule for the token's terminal knows which
     syntax: Any
+
+
+#: a token made by ``Lexed.__new__`` alone, without the class call (``type.__call__``
+#: costs some 1,000 machine instructions more; the tokenizer makes every token so):
+#: ``new_token(Lexed, kind, value, start_pos, line, column)``, ``new_token(Syntax, ...)``
+new_token = Lexed.__new__
 
 
 #: THE square: a file and a rank 1..12, never followed by another digit (``a13`` is no
@@ -202,12 +211,13 @@ class Scanner:
 
     def _token(self, kind: str, start: int, end: int) -> Token:
         _WORK[0] += 1
-        return Lexed(kind, self.text[start:end], start, self.line, start - self.line_start + 1)
+        return new_token(Lexed, kind, self.text[start:end], start, self.line,
+                         start - self.line_start + 1)
 
     def _syntax(self, kind: str, start: int, end: int, syntax: Any) -> Token:
         _WORK[0] += 1
-        tok = Syntax(kind, self.text[start:end], start, self.line,
-                     start - self.line_start + 1)
+        tok = new_token(Syntax, kind, self.text[start:end], start, self.line,
+                        start - self.line_start + 1)
         tok.syntax = syntax
         return tok
 
@@ -311,6 +321,7 @@ class Scanner:
         spans = self.row if line == self.row_line else self._row_of(line)
         get = spans.get
         base = 1 - self.line_start  # a column is base + an offset
+        read = 0  # the moves and further events read here (``Work``), added as it returns
         while True:
             m = fast(text, p)
             if m is not None:  # the usual move, read in place if nothing more is written
@@ -323,7 +334,7 @@ class Scanner:
                 else:
                     usual = not facing or (not prefix and letter == "E")
                 if usual:
-                    _WORK[1] += 1
+                    read += 1
                     at = base + p + 1
                     to_at = at + len(frm)
                     squares = (
@@ -332,19 +343,27 @@ class Scanner:
                     events: Any = None
                     if prefix is not None:  # its events, one by one up to the ')'
                         at = to_at + len(to) + 1
-                        found = []
+                        found: list[EventText] | None = None  # those before the last
                         while True:
                             name_at = at + len(prefix) + 1
-                            found.append(new_event_text(
+                            event = new_event_text(
                                 EventText, prefix, letter,
                                 new_square(SquareText, name,
                                            get(name_at) or span_on(spans, line, name_at)),
-                                facing or None, get(at) or span_on(spans, line, at)))
+                                facing or None, get(at) or span_on(spans, line, at))
                             if close == ")":
-                                events = tuple(found)
-                                after = text[end]
+                                if found is None:  # one event, as nearly always
+                                    events = (event,)
+                                else:
+                                    found.append(event)
+                                    events = tuple(found)
+                                    after = text[end]
                                 break
-                            _WORK[1] += 1
+                            if found is None:
+                                found = [event]
+                            else:
+                                found.append(event)
+                            read += 1
                             n = _NEXT_EVENT.match(text, end)
                             if n is None:
                                 usual = False
@@ -363,9 +382,11 @@ class Scanner:
                     if after == "," and text[end + 1] in "PE":
                         p = end + 1
                         continue
+                    _WORK[1] += read
                     return moves, ends, -1
             move, end, placed = self._move(p)
             if move is None:
+                _WORK[1] += read
                 return moves, ends, (end if placed and not moves else -1)
             if text[end] == "(":
                 listed, list_end = self._event_list(end)
@@ -378,6 +399,7 @@ class Scanner:
             if text[end] == "," and text[end + 1] in "PE":
                 p = end + 1
                 continue
+            _WORK[1] += read
             return moves, ends, -1
 
     def _blanks_end(self, p: int) -> int:
@@ -629,18 +651,21 @@ class Scanner:
             start = marker
         entries.append(whole[0])
         end = whole[1]
-        while self.text[end].isspace():  # more whole entries after white space?
-            at = (self.line, self.line_start)
+        text = self.text
+        while text[end].isspace():  # more whole entries after white space?
+            at_line, at_start = self.line, self.line_start
             q = self._skip_blanks(end)
-            mark = self._list_marker_end(q)
+            mark = self._list_marker_end(q) if text[q] in "-*•" else -1
             r = mark if mark > 0 else q
-            d = _DIGITS.match(self.text, r)
+            d = _DIGITS.match(text, r)
             nxt = None
             listed = self._marker_text(q, r) if mark > 0 else None  # before lines move on
-            if d is not None and self.text[d.end()] == "." and self.text[d.end() + 1] in "PER":
-                nxt = self._whole_entry(r, d.end() + 1)
+            if d is not None:
+                e = d.end()
+                if text[e] == "." and text[e + 1] in "PER":
+                    nxt = self._whole_entry(r, e + 1)
             if nxt is None:
-                self.line, self.line_start = at
+                self.line, self.line_start = at_line, at_start
                 break
             if listed is not None:
                 entries.append(listed)
@@ -650,7 +675,7 @@ class Scanner:
         if self.apart:  # the last Black turn stands apart from its slash
             kind = "ENTRY_APART" if len(entries) == 1 else "RUN_APART"
         _WORK[0] += 1
-        tok = Syntax(kind, self.text[start:end], start, line, start - line_start + 1)
+        tok = new_token(Syntax, kind, self.text[start:end], start, line, start - line_start + 1)
         tok.syntax = entries[0] if len(entries) == 1 else entries
         return self._emit(tok, end)
 
@@ -671,14 +696,25 @@ class Scanner:
 
     def _whole_entry(self, p: int, dot: int) -> tuple[Any, int] | None:
         """The entry packed from ``p`` (its number) with both turns, and its end; None where
-        it is not (then the lines counted are the caller's to restore)."""
+        it is not (then the lines counted are the caller's to restore). White's turn is
+        read as ``_turn_packed`` reads it, written out here: every entry comes this way."""
         text = self.text
-        white, slash = self._turn_packed(dot)
-        if white is None or text[slash] != "/":
-            return None
+        white: Any
+        if text[dot] == "R":
+            white, slash = self._realm_list(dot)
+            if white is None or text[slash] != "/":
+                return None
+            white = [white]
+        else:
+            white, ends, _ = self._chain(dot)
+            if not white or text[ends[-1]] != "/":
+                return None
+            slash = ends[-1]
         span = self._span(p)
-        after = self._skip_blanks(slash + 1)
-        self.apart = after > slash + 1
+        after = slash + 1
+        self.apart = text[after] in BLANKS
+        if self.apart:
+            after = self._skip_blanks(after)
         if text[after] not in "PE":
             return None
         moves, ends, _ = self._chain(after)
@@ -686,12 +722,13 @@ class Scanner:
             return None
         end = ends[-1]
         c = text[end]
-        if not (end >= self.n or c.isspace() or c == ","):
-            return None
-        if self._blanks_then(end) == "(" and self._note_end(self._blanks_end(end)) < 0:
-            return None  # an event list written apart: Black's last move reads it
+        if c != "," and end < self.n:
+            if not c.isspace():
+                return None
+            if self._blanks_then(end) == "(" and self._note_end(self._blanks_end(end)) < 0:
+                return None  # an event list written apart: Black's last move reads it
         number = int(text[p:dot - 1])
-        return (number, _packed_turn(white), moves, span), end
+        return (number, white, moves, span), end
 
     def _placed_pairs(self, p: int) -> Token | None:
         """``1.Bh11 Bh2,`` (``PLACED_PAIR``) and several such pairs on a line, spaces

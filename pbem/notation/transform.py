@@ -165,12 +165,6 @@ class ToSyntax(Transformer[Token, Any]):
         return new_turn_text(TurnText, tuple(actions), tuple(notes), comma, actions[0].span,
                              stray, tuple(marks), tuple(variations), tuple(note_spans))
 
-    def _after_packed(self, actions: list[Any], after: list[Any]) -> TurnText:
-        """A packed turn's actions, and what the parser read after them (if anything)."""
-        if not after:
-            return new_turn_text(TurnText, tuple(actions), (), None, actions[0].span, None)
-        return self.turn([actions, *after])
-
     def note(self, c: list[Token]) -> _MarkedNote:
         tok = c[0]
         if tok.type == "PAREN_NOTE" and tok[-1] in ",.":  # "(Figure 6),": a scan's stray mark
@@ -222,10 +216,11 @@ class ToSyntax(Transformer[Token, Any]):
     def entry_run(self, c: list[Any]) -> list[EntryText | ListMarkerText]:
         """Whole entries one after the other (one token), list markers before them kept as
         items: what follows is the last entry's."""
-        items = c[0].syntax
-        last = max(i for i, e in enumerate(items) if not isinstance(e, ListMarkerText))
-        return [e if isinstance(e, ListMarkerText) else self._whole(e, c[1:] if i == last else [])
-                for i, e in enumerate(items)]
+        items = c[0].syntax  # the last is an entry: a list marker stands before its entry
+        whole = self._whole
+        out = [e if isinstance(e, ListMarkerText) else whole(e, []) for e in items[:-1]]
+        out.append(whole(items[-1], c[1:]))
+        return out
 
     def _whole(self, entry: tuple[Any, ...], after: list[Any]) -> EntryText:
         number, white, moves, span = entry
@@ -234,7 +229,10 @@ class ToSyntax(Transformer[Token, Any]):
             moves = [*moves[:-1], MoveText(last.piece, last.squares, after[0], last.span,
                                            last.off)]
             after = after[1:]
-        black = self._after_packed(moves, after)
+        if after:  # Black's packed moves, and what the parser read after them
+            black = self.turn([moves, *after])
+        else:
+            black = new_turn_text(TurnText, tuple(moves), (), None, moves[0].span, None)
         white_turn = new_turn_text(TurnText, tuple(white), (), None, white[0].span, None)
         return new_entry_text(EntryText, number, white_turn, black, True, span)
 
