@@ -1,5 +1,5 @@
 import sys
 
-from pbem.cli import main
+from pbem.cli import run
 
-sys.exit(main())
+sys.exit(run())

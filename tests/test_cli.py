@@ -273,3 +273,24 @@ def test_only_the_command_that_runs_has_its_parser_built():
     listed = parser(["validate", "x"]).format_help().split("COMMAND\n", 1)[1]
     assert "validate" in listed and "replay" not in listed and "tournament" not in listed
     assert "replay      the position" in parser(["nonsense"]).format_help()
+
+
+def test_the_program_freezes_what_it_made_after_validate_only(monkeypatch, capsys):
+    """``pbem`` (``run``) returns ``main``'s exit code; after ``validate`` it leaves every
+    object frozen, so that the exit's last collection does not walk them. After another
+    command (one that may leave a store for that collection to close) it freezes nothing,
+    and ``main`` itself never does."""
+    import gc
+
+    from pbem.cli import run
+
+    gc.unfreeze()
+    try:
+        assert main(["validate", str(ROOT / "games")]) == 0 and gc.get_freeze_count() == 0
+        monkeypatch.setattr(sys, "argv", ["pbem", "rulesets"])
+        assert run() == 0 and gc.get_freeze_count() == 0
+        monkeypatch.setattr(sys, "argv", ["pbem", "validate", str(ROOT / "games")])
+        assert run() == 0 and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+    capsys.readouterr()

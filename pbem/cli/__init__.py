@@ -14,6 +14,7 @@ commands add their own (``pbem.cli.mail``; docs/referee.md, Exit codes).
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
@@ -141,5 +142,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INPUT
 
 
+#: the commands that leave nothing for Python's last collection at the exit: no store
+#: (a SQLite connection left to the exit is closed, and its log checkpointed, only by that
+#: collection), no file written outside a ``with``. ``validate`` reads and prints.
+LEAVE_NOTHING_AT_EXIT = frozenset({"validate"})
+
+
+def run() -> int:
+    """The ``pbem`` program (the console script and ``python -m pbem``): ``main``, and then
+    the process ends. After a command of ``LEAVE_NOTHING_AT_EXIT``, what the run made is
+    frozen first (``gc.freeze``): Python's last collection as it exits would otherwise go
+    over every object still alive, the parser's tables and the modules among them (about
+    40 M instructions, 6% of a cold ``pbem validate`` of one game), only to free memory the
+    exit frees anyway. ``main`` itself freezes nothing: tests and other programs call it."""
+    argv = sys.argv[1:]
+    code = main(argv)
+    if argv and argv[0] in LEAVE_NOTHING_AT_EXIT:
+        gc.freeze()
+    return code
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(run())
