@@ -759,19 +759,28 @@ class Scanner:
         if m is None or not self._ends_turn(m.end() - 1):
             return None, -1
         number, white, white_square, black, black_square = m.groups()
-        span = self._span
-        white_at, black_at = m.start(2), m.start(4)
+        end = m.end()
+        line = self.line + self.offset  # the line's kept spans, looked up once (``_span``)
+        spans = self.row if line == self.row_line else self._row_of(line)
+        get = spans.get
+        base = 1 - self.line_start  # a column is base + an offset
+        at, comma_at = base + p, base + end - 1
+        white_at, black_at = base + m.start(2), base + m.start(4)
         pair = (
-            int(number), span(p),
-            new_placement_text(PlacementText, white,
-                               new_square_text(SquareText, white_square, span(white_at + 1)),
-                               span(white_at)),
-            new_placement_text(PlacementText, black,
-                               new_square_text(SquareText, black_square, span(black_at + 1)),
-                               span(black_at)),
-            span(m.end() - 1),
+            int(number), get(at) or span_on(spans, line, at),
+            new_placement_text(
+                PlacementText, white,
+                new_square_text(SquareText, white_square,
+                                get(white_at + 1) or span_on(spans, line, white_at + 1)),
+                get(white_at) or span_on(spans, line, white_at)),
+            new_placement_text(
+                PlacementText, black,
+                new_square_text(SquareText, black_square,
+                                get(black_at + 1) or span_on(spans, line, black_at + 1)),
+                get(black_at) or span_on(spans, line, black_at)),
+            get(comma_at) or span_on(spans, line, comma_at),
         )
-        return pair, m.end()
+        return pair, end
 
     def _other(self, p: int, c: str) -> Token:
         text = self.text
