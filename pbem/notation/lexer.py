@@ -188,7 +188,8 @@ class Scanner:
         #: whether the last whole entry read has Black's turn apart from its slash
         self.apart = False
         #: the last chain of moves read, by where it starts
-        self.chain: tuple[int, Chain] | None = None
+        self.chain_at = -1
+        self.chain: Chain = ([], [], -1)
         #: the spans kept for the line ``row_line`` (``spans.row``)
         self.row_line = -1
         self.row: dict[int, Span] = {}
@@ -305,13 +306,9 @@ class Scanner:
         event list where written right after it: (the moves, their ends, and the end of
         a placement's square if ``p`` is one: ``-1`` otherwise). A chain read once
         (while looking for a packed entry that was not there) is not read again."""
-        if self.chain is not None and self.chain[0] == p:
-            return self.chain[1]
-        found = self._read_chain(p)
-        self.chain = (p, found)
-        return found
-
-    def _read_chain(self, p: int) -> Chain:
+        if p == self.chain_at:
+            return self.chain
+        self.chain_at = p
         text = self.text
         moves: list[MoveText] = []
         ends: list[int] = []
@@ -383,11 +380,13 @@ class Scanner:
                         p = end + 1
                         continue
                     _WORK[1] += read
-                    return moves, ends, -1
+                    self.chain = chain = (moves, ends, -1)
+                    return chain
             move, end, placed = self._move(p)
             if move is None:
                 _WORK[1] += read
-                return moves, ends, (end if placed and not moves else -1)
+                self.chain = chain = (moves, ends, (end if placed and not moves else -1))
+                return chain
             if text[end] == "(":
                 listed, list_end = self._event_list(end)
                 if listed is not None:
@@ -400,7 +399,8 @@ class Scanner:
                 p = end + 1
                 continue
             _WORK[1] += read
-            return moves, ends, -1
+            self.chain = chain = (moves, ends, -1)
+            return chain
 
     def _blanks_end(self, p: int) -> int:
         """Past the white space at ``p`` (lines not counted: a look-ahead)."""
@@ -484,24 +484,44 @@ class Scanner:
             if self.last == "BAD":
                 return
 
+    def _out(self, kind: str, start: int, end: int) -> Token:
+        """The token ``text[start:end]``, handed out: as ``_emit(_token(...), end)``, in one
+        call (most tokens are made so)."""
+        _WORK[0] += 1
+        tok = new_token(Lexed, kind, self.text[start:end], start, self.line,
+                        start - self.line_start + 1)
+        self.last = kind
+        self.pos = end
+        return tok
+
+    def _out_syntax(self, kind: str, start: int, end: int, syntax: Any) -> Token:
+        """As ``_out``, the token carrying ``syntax`` (``_emit(_syntax(...), end)``)."""
+        _WORK[0] += 1
+        tok = new_token(Syntax, kind, self.text[start:end], start, self.line,
+                        start - self.line_start + 1)
+        tok.syntax = syntax
+        self.last = kind
+        self.pos = end
+        return tok
+
     def _emit(self, tok: Token, end: int) -> Token:
         self.last = tok.type
         self.pos = end
         return tok
 
     def _bad(self, p: int) -> Token:
-        return self._emit(self._token("BAD", p, p + 1), p + 1)
+        return self._out("BAD", p, p + 1)
 
     def _in_parens(self, p: int, c: str) -> Token:
         """Inside an event list, a Rearrangement or a sacrifice: pieces at squares only."""
         text = self.text
         if c == ",":
-            return self._emit(self._token("COMMA", p, p + 1), p + 1)
+            return self._out("COMMA", p, p + 1)
         if c == ";":
-            return self._emit(self._token("SEMICOLON", p, p + 1), p + 1)
+            return self._out("SEMICOLON", p, p + 1)
         if c == ")":
             self.parens -= 1
-            return self._emit(self._token("RPAR", p, p + 1), p + 1)
+            return self._out("RPAR", p, p + 1)
         prefix = c if c in "x+" else ""
         q = p + len(prefix)
         if text[q] not in PIECES:
@@ -512,12 +532,11 @@ class Scanner:
         square = self._square_text(q + 1, end)
         if prefix:
             kind = "TAKEN_AT" if prefix == "x" else "BROUGHT_AT"
-            return self._emit(self._syntax(kind, p, end, (prefix, text[q], square, None)), end)
+            return self._out_syntax(kind, p, end, (prefix, text[q], square, None))
         elif c == "E" and text[end] in FACINGS:
-            return self._emit(self._syntax("ENFORCER_AT", p, end + 1, ("", c, square, text[end])),
-                             end + 1)
+            return self._out_syntax("ENFORCER_AT", p, end + 1, ("", c, square, text[end]))
         else:
-            return self._emit(self._syntax("PIECE_AT", p, end, ("", c, square, None)), end)
+            return self._out_syntax("PIECE_AT", p, end, ("", c, square, None))
 
     def _actions(self, p: int) -> list[Token]:
         """Moves from ``p``: one token for those packed, as the smaller tokens would read."""
@@ -530,9 +549,8 @@ class Scanner:
         square = self._square_text(p + 1, end)
         piece, facing = self.text[p], self.text[end]
         if piece == "E" and facing in FACINGS:  # "Eg12S" outside an event list: misplaced
-            return self._emit(self._syntax("ENFORCER_AT", p, end + 1, ("", piece, square, facing)),
-                              end + 1)
-        return self._emit(self._syntax("PIECE_AT", p, end, ("", piece, square, None)), end)
+            return self._out_syntax("ENFORCER_AT", p, end + 1, ("", piece, square, facing))
+        return self._out_syntax("PIECE_AT", p, end, ("", piece, square, None))
 
     def _moves_out(self, moves: list[MoveText], ends: list[int], p: int) -> list[Token]:
         """Hand out the moves of a chain from ``p``: one ``MOVE_RUN`` for them all, but a last
@@ -546,16 +564,16 @@ class Scanner:
         start = p
         if run > 1:
             end = ends[run - 1]
-            out.append(self._emit(self._syntax("MOVE_RUN", p, end, moves[:run]), end))
+            out.append(self._out_syntax("MOVE_RUN", p, end, moves[:run]))
             start = end + 1
         else:
             run = 0
         for i in range(run, len(moves)):
             if i:
-                out.append(self._emit(self._token("COMMA", start - 1, start), start))
+                out.append(self._out("COMMA", start - 1, start))
             move, end = moves[i], ends[i]
             kind = "MOVE" if move.events is None else "MOVE_EVENTS"
-            out.append(self._emit(self._syntax(kind, start, end, move), end))
+            out.append(self._out_syntax(kind, start, end, move))
             start = end + 1
         return out
 
@@ -584,13 +602,13 @@ class Scanner:
                 r += 1
         if text.startswith("...", r) or text[r] == "…":
             end = r + (1 if text[r] == "…" else 3)
-            return self._emit(self._token("BLACKNUM", p, end), end)
+            return self._out("BLACKNUM", p, end)
         if text.startswith("...", q) or text[q] == "…":
             end = q + (1 if text[q] == "…" else 3)
-            return self._emit(self._token("BLACKNUM", p, end), end)
+            return self._out("BLACKNUM", p, end)
         result = self._result(p)
         if result > 0:
-            return self._emit(self._token("RESULT", p, result), result)
+            return self._out("RESULT", p, result)
         if text[q] != ".":
             return self._bad(p)
         # "7.", or with a stray comma or full stop a scan left ("7.,", "7..")
@@ -600,7 +618,7 @@ class Scanner:
             r += 1
         if text[r] in ",." and r < self.n:
             end = r + 1
-        return self._emit(self._token("MOVENUM", p, end), end)
+        return self._out("MOVENUM", p, end)
 
     def _result(self, p: int) -> int:
         """The end of a result at ``p`` with any stray comma or full stop after it, or -1."""
@@ -751,7 +769,7 @@ class Scanner:
         if not pairs:
             return None
         kind = "PLACED_PAIR" if len(pairs) == 1 else "PLACED_RUN"
-        return self._emit(self._syntax(kind, p, end, pairs), end)
+        return self._out_syntax(kind, p, end, pairs)
 
     def _placed_pair(self, p: int) -> tuple[tuple[Any, ...] | None, int]:
         _WORK[1] += 1
@@ -787,14 +805,14 @@ class Scanner:
         if c == "(":
             return self._paren(p)
         elif c == ")":
-            return self._emit(self._token("RPAR", p, p + 1), p + 1)
+            return self._out("RPAR", p, p + 1)
         elif c == ",":
             kind = "END_COMMA" if self._ends_turn(p) else "COMMA"
-            return self._emit(self._token(kind, p, p + 1), p + 1)
+            return self._out(kind, p, p + 1)
         elif c == "/":
-            return self._emit(self._token("SLASH", p, p + 1), p + 1)
+            return self._out("SLASH", p, p + 1)
         elif c == ";":
-            return self._emit(self._token("SEMICOLON", p, p + 1), p + 1)
+            return self._out("SEMICOLON", p, p + 1)
         elif c == "{":
             end = text.find("}", p, self.n)
             _WORK[1] += (end if end >= 0 else self.n) - p
@@ -806,15 +824,15 @@ class Scanner:
         elif c == "[":
             self.brackets += 1
             if self.brackets > MAX_DEPTH:
-                return self._emit(self._token("DEEP", p, p + 1), p + 1)
-            return self._emit(self._token("LSQB", p, p + 1), p + 1)
+                return self._out("DEEP", p, p + 1)
+            return self._out("LSQB", p, p + 1)
         elif c == "]":
             self.brackets -= 1
-            return self._emit(self._token("RSQB", p, p + 1), p + 1)
+            return self._out("RSQB", p, p + 1)
         elif c in "!?":
             for mark in MARKS:
                 if text.startswith(mark, p):
-                    return self._emit(self._token("MARK", p, p + len(mark)), p + len(mark))
+                    return self._out("MARK", p, p + len(mark))
             return self._bad(p)  # not reached: "!" and "?" are marks themselves
         elif c == ".":
             r = p + 1
@@ -822,7 +840,7 @@ class Scanner:
                 r += 1
             _WORK[1] += r - p
             if r >= self.n or text[r] == "\n" or (text[r] == "\r" and text[r + 1] == "\n"):
-                return self._emit(self._token("END_STOP", p, p + 1), p + 1)
+                return self._out("END_STOP", p, p + 1)
             else:
                 return self._bad(p)
         elif c in "-*•½":
@@ -839,9 +857,9 @@ class Scanner:
         if self.last not in ("REALM", "SACRIFICE"):
             end = self._note_end(p)
             if end > 0:
-                return self._emit(self._token("PAREN_NOTE", p, end), end)
+                return self._out("PAREN_NOTE", p, end)
         self.parens += 1
-        return self._emit(self._token("LPAR", p, p + 1), p + 1)
+        return self._out("LPAR", p, p + 1)
 
     def _note_end(self, p: int) -> int:
         """The end of a parenthesised note at ``p`` (with a stray comma or full stop a scan
@@ -887,7 +905,7 @@ class Scanner:
                 run = self._packed_entry(q, d.end() + 1, p)  # the marker and whole entries
                 if run is not None:
                     return run
-            return self._emit(self._token("LIST_MARKER", p, q), q)
+            return self._out("LIST_MARKER", p, q)
         if c == "-" and text.startswith("---", p):
             end = self._front_matter(p)
             if end > 0:
@@ -896,7 +914,7 @@ class Scanner:
                 return self._emit(tok, end)
         end = self._result(p)
         if end > 0:
-            return self._emit(self._token("RESULT", p, end), end)
+            return self._out("RESULT", p, end)
         return self._bad(p)
 
     def _front_matter(self, p: int) -> int:
@@ -930,7 +948,7 @@ class Scanner:
                 q += 1
             _WORK[1] += q - p
             if text[q] == ":":
-                return self._emit(self._token("LABEL", p, q + 1), q + 1)
+                return self._out("LABEL", p, q + 1)
             # no label starts before q either: the same run of letters ends there
             self.label_fails = q
         if c == "B":
@@ -940,23 +958,23 @@ class Scanner:
         elif c == "R":
             realm, end = self._realm_list(p)
             if realm is not None:
-                return self._emit(self._syntax("REALM_LIST", p, end, realm), end)
+                return self._out_syntax("REALM_LIST", p, end, realm)
             end = square_end(text, p + 1)
             if end > 0:
                 square = self._square_text(p + 1, end)
-                return self._emit(self._syntax("REALM", p, end, square), end)
+                return self._out_syntax("REALM", p, end, square)
         elif c == "S":
             end = square_end(text, p + 1)
             if end > 0:
                 square = self._square_text(p + 1, end)
-                return self._emit(self._syntax("SACRIFICE", p, end, square), end)
+                return self._out_syntax("SACRIFICE", p, end, square)
         elif c == "x":
             return self._outside(p, c)
         elif text.startswith("pass", p) and not _is_word(text[p + 4]):
-            return self._emit(self._token("PASS", p, p + 4), p + 4)
+            return self._out("PASS", p, p + 4)
         elif text.startswith("wins", p) and not _is_word(text[p + 4]):
             end = p + 5 if text[p + 4] == "." else p + 4
-            return self._emit(self._token("WINS", p, end), end)
+            return self._out("WINS", p, end)
         return self._bad(p)
 
     def _outside(self, p: int, c: str) -> Token:
@@ -968,8 +986,7 @@ class Scanner:
             if end > 0:
                 kind = "TAKEN_AT" if c == "x" else "BROUGHT_AT"
                 square = self._square_text(p + 2, end)
-                return self._emit(self._syntax(kind, p, end, (c, text[p + 1], square, None)),
-                                  end)
+                return self._out_syntax(kind, p, end, (c, text[p + 1], square, None))
         return self._bad(p)
 
 
