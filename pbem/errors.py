@@ -8,8 +8,9 @@ core raises errors without spans; the notation and record layers add them.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 # Exit codes shared by every CLI command.
 EXIT_OK = 0
@@ -111,6 +112,55 @@ class RulesetError(PbemError):
     code = "ruleset"
 
 
+class NotesLater(Sequence[str]):
+    """A warning's notes, worked out when first read, and equal to, hashed, shown and
+    pickled as the tuple they are.
+
+    A look-alike repair's note says why the squares as written fail, which can take one
+    more attempt of the action; only a refusal quotes it (a record that breaks later, a
+    repaired live turn), so a valid record's repairs never work it out. ``count``: how
+    many notes ``make`` gives (``len`` does not make them)."""
+
+    __slots__ = ("_count", "_make", "_notes")
+
+    def __init__(self, make: Callable[[], tuple[str, ...]], count: int):
+        self._make: Callable[[], tuple[str, ...]] | None = make
+        self._notes: tuple[str, ...] | None = None
+        self._count = count
+
+    def notes(self) -> tuple[str, ...]:
+        if self._notes is None:
+            assert self._make is not None
+            self._notes, self._make = self._make(), None
+            assert len(self._notes) == self._count
+        return self._notes
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
+        return self.notes()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.notes())
+
+    def __eq__(self, other: object) -> bool:
+        return self.notes() == (other.notes() if isinstance(other, NotesLater) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.notes())
+
+    def __repr__(self) -> str:
+        return repr(self.notes())
+
+    def __reduce__(self) -> tuple[type[tuple[str, ...]], tuple[tuple[str, ...]]]:
+        return tuple, (self.notes(),)
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """A warning: something repaired or inferred while reading. Strict mode makes it an error."""
@@ -119,4 +169,4 @@ class Diagnostic:
     message: str
     span: Span | None = None
     turn: str | None = None
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] | NotesLater = field(default=())

@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from pbem.errors import AmbiguousReading, Diagnostic, NotationError, RuleError
+from pbem.errors import AmbiguousReading, Diagnostic, NotationError, NotesLater, RuleError
 from pbem.rules.game import Resolved, new_resolved
 from pbem.rules.geometry import PLAIN_SQUARES, is_square_name, parse_square
 from pbem.rules.written import (
@@ -172,34 +172,38 @@ def resolve_with_repairs(
     of the caller's own attempt of the squares as written, all of them squares' names
     (a resolver tries those first itself): not attempted again. ``plausible``: a cheap
     test of a reading, False only where ``attempt`` would raise: the other readings
-    that fail it are not attempted (their errors are never shown).
+    that fail it are not attempted (their errors are never shown), and a first reading
+    that fails it is attempted only when its error is shown (``_FirstError``).
     """
     squares = squares_of(text)
     first = [s.text for s in squares]
-    first_error: RuleError | NotationError | None = None
+    first_error: _FirstError | None = None
     winners: list[tuple[list[str], tuple[S, Resolved]]] = []
     # squares written plainly, as nearly always, are read as written first (only when
     # that is illegal are look-alikes tried: an 'i' may be a misread 'l'); the readings
     # of a square written otherwise start with its likeliest repair
     if _PLAIN.issuperset(first):
         if as_written is not None:
-            first_error = as_written
+            first_error = _FirstError(as_written)
         else:
             try:
                 return attempt(first)  # the usual case: no readings looked up
             except (RuleError, NotationError) as exc:
-                first_error = kept_error(exc)
+                first_error = _FirstError(kept_error(exc))
         options = [_readings(name) for name in first]
     else:
         options = [_readings(name) for name in first]
         first = [o[0][0] for o in options]
-        try:
-            outcome = attempt(first)
-            if not any([o[0][1] for o in options]):
-                return outcome  # read as written
-            winners.append((first, outcome))
-        except (RuleError, NotationError) as exc:
-            first_error = kept_error(exc)
+        if plausible is not None and not plausible(first):
+            first_error = _FirstError(None, attempt, first)  # refused: its error when shown
+        else:
+            try:
+                outcome = attempt(first)
+                if not any([o[0][1] for o in options]):
+                    return outcome  # read as written
+                winners.append((first, outcome))
+            except (RuleError, NotationError) as exc:
+                first_error = _FirstError(kept_error(exc))
     # how many readings in all: with one, the first reading was the only one
     combos = 1
     for o in options:
@@ -230,7 +234,43 @@ def resolve_with_repairs(
             readings=texts,
         )
     assert first_error is not None
-    raise first_error
+    raise first_error.error()
+
+
+class _FirstError:
+    """The error of the first reading, the squares as written (or their likeliest
+    repair): raised when no reading stands, and a repair's note. Given, or worked out by
+    attempting that reading when first asked, where ``plausible`` already said it fails:
+    a repaired valid record never asks (``pbem.errors.NotesLater``)."""
+
+    __slots__ = ("_attempt", "_error", "_names")
+
+    def __init__(
+        self,
+        error: RuleError | NotationError | None,
+        attempt: Attempt[Any] | None = None,
+        names: list[str] | None = None,
+    ):
+        self._error = error
+        self._attempt = attempt
+        self._names = names
+
+    def error(self) -> RuleError | NotationError:
+        if self._error is None:
+            assert self._attempt is not None and self._names is not None
+            try:
+                self._attempt(self._names)
+            except (RuleError, NotationError) as exc:
+                self._error = kept_error(exc)
+            else:  # ``plausible`` said it fails: a resolver's bug, not the player's
+                raise AssertionError(f"{self._names} was found implausible but is legal")
+            self._attempt = self._names = None
+        return self._error
+
+    def notes(self) -> tuple[str, ...] | NotesLater:
+        if self._error is not None:
+            return (self._error.message,)
+        return NotesLater(lambda: (self.error().message,), 1)
 
 
 def _names(readings: tuple[tuple[str, bool], ...]) -> tuple[str, ...]:
@@ -242,7 +282,7 @@ def _with_repair_warning(
     squares: list[SquareText],
     names: list[str],
     outcome: tuple[S, Resolved],
-    literal: RuleError | NotationError | None = None,
+    literal: _FirstError | None = None,
 ) -> tuple[S, Resolved]:
     """The repaired outcome with a ``repair.square`` warning; its note is why the squares as
     written fail (the referee quotes it when it refuses a repaired live turn)."""
@@ -255,7 +295,7 @@ def _with_repair_warning(
     repaired = format_action(respell(text, iter(names)))
     warning = Diagnostic(
         "repair.square", f"read {format_action(text)!r} as {repaired!r}", square.span,
-        notes=(literal.message,) if literal is not None else (),
+        notes=literal.notes() if literal is not None else (),
     )
     return state, new_resolved(
         Resolved, resolved.action, resolved.events, resolved.board,
