@@ -774,10 +774,13 @@ class Scanner:
     def _placed_pair(self, p: int) -> tuple[tuple[Any, ...] | None, int]:
         _WORK[1] += 1
         m = _PLACED_PAIR.match(self.text, p)
-        if m is None or not self._ends_turn(m.end() - 1):
+        if m is None:
+            return None, -1
+        end = m.end()
+        c = self._blanks_then(end)  # the comma ends the turn (``_ends_turn``)
+        if c and c in _ACTION_STARTS:
             return None, -1
         number, white, white_square, black, black_square = m.groups()
-        end = m.end()
         line = self.line + self.offset  # the line's kept spans, looked up once (``_span``)
         spans = self.row if line == self.row_line else self._row_of(line)
         get = spans.get

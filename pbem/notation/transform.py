@@ -399,18 +399,18 @@ def load_front_matter(block: str, span: Span) -> dict[str, Any]:
     """The YAML between the ``---`` lines, as a mapping."""
     lines = block.splitlines()
     inner = "\n".join(lines[1:-1])
-    data = plain_front_matter(inner, TEXT_KEYS) if inner else None
-    if data is None:
+    headers = plain_front_matter(inner, TEXT_KEYS) if inner else None  # keys are text
+    if headers is None:
         data = yaml_front_matter(inner, span)
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise RecordError(
-            "the front matter must be a mapping of keys to values (game, white, black, ...)",
-            span=span,
-            code="record.front-matter",
-        )
-    headers = {str(k): v for k, v in data.items()}
+        if data is None:
+            return {}
+        if not isinstance(data, dict):
+            raise RecordError(
+                "the front matter must be a mapping of keys to values (game, white, black, ...)",
+                span=span,
+                code="record.front-matter",
+            )
+        headers = {str(k): v for k, v in data.items()}
     if headers.get("result") == "½-½":
         headers["result"] = "1/2-1/2"
     return headers
