@@ -138,6 +138,8 @@ _SQUARE = re.compile(SQUARE)
 _DIGITS = re.compile(r"\d+")
 #: the text of a parenthesised note, up to its ``)``
 _NOTE_RUN = re.compile(r"[^()\n]*")
+#: the letters of a label (``Set-up:``, a scan's ``Set?up:``), up to its colon
+_LABEL_RUN = re.compile(r"[A-Za-z?\-]*")
 #: the move nearly every record writes, read in one bounded match: a piece, two squares,
 #: and the first event of a list written right after it, with the comma or parenthesis
 #: after it; each further event of the list is one match of ``_NEXT_EVENT``. Everything
@@ -946,9 +948,7 @@ class Scanner:
         event outside its list, ``pass``, ``wins``, a label like ``Set-up:``."""
         text = self.text
         if p >= self.label_fails and c.isascii():
-            q = p + 1
-            while text[q].isascii() and (text[q].isalpha() or text[q] in "?-"):
-                q += 1
+            q = _LABEL_RUN.match(text, p + 1).end()  # type: ignore[union-attr]
             _WORK[1] += q - p
             if text[q] == ":":
                 return self._out("LABEL", p, q + 1)
