@@ -730,7 +730,10 @@ class Scanner:
             if not white or text[ends[-1]] != "/":
                 return None
             slash = ends[-1]
-        span = self._span(p)
+        line = self.line + self.offset  # ``_span(p)``, written out: every entry comes here
+        spans = self.row if line == self.row_line else self._row_of(line)
+        col = p - self.line_start + 1
+        span = spans.get(col) or span_on(spans, line, col)
         after = slash + 1
         self.apart = text[after] in BLANKS
         if self.apart:
