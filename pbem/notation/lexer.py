@@ -700,7 +700,11 @@ class Scanner:
         return self._emit(tok, end)
 
     def _marker_text(self, p: int, end: int) -> ListMarkerText:
-        return new_list_marker_text(ListMarkerText, self.text[p:end].strip(), self._span(p))
+        line = self.line + self.offset  # ``_span(p)``, written out
+        spans = self.row if line == self.row_line else self._row_of(line)
+        col = p - self.line_start + 1
+        return new_list_marker_text(ListMarkerText, self.text[p:end].strip(),
+                                    spans.get(col) or span_on(spans, line, col))
 
     def _skip_blanks(self, q: int) -> int:
         """Past the white space at ``q``, counting the lines it ends."""
@@ -748,8 +752,12 @@ class Scanner:
         if c != "," and end < self.n:
             if not c.isspace():
                 return None
-            if self._blanks_then(end) == "(" and self._note_end(self._blanks_end(end)) < 0:
-                return None  # an event list written apart: Black's last move reads it
+            nxt = text[end + 1]
+            if nxt == "(" or nxt.isspace() or nxt in "\u200b\ufeff":
+                if self._blanks_then(end) == "(" and self._note_end(self._blanks_end(end)) < 0:
+                    return None  # an event list written apart: Black's last move reads it
+            else:  # one blank, then no "(": as _blanks_then reads it
+                _WORK[1] += 1
         number = int(text[p:dot - 1])
         return (number, white, moves, span), end
 

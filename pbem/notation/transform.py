@@ -290,7 +290,7 @@ class ToSyntax(Transformer[Token, Any]):
 
     # -- games -----------------------------------------------------------------
     def movetext(self, c: list[Any]) -> GameText:
-        notes = tuple(str(x) for x in c if isinstance(x, _MarkedNote))
+        notes = tuple([str(x) for x in c if isinstance(x, _MarkedNote)])
         items: list[Any] = []
         for x in c:
             if isinstance(x, Token):
