@@ -466,7 +466,7 @@ class Scanner:
         text, n = self.text, self.n
         while True:
             p = self.pos
-            while p < n and text[p] in BLANKS:
+            while text[p] in BLANKS:  # the sentinel after the text is none
                 if text[p] == "\n":
                     self.line += 1
                     self.line_start = p + 1
@@ -708,9 +708,9 @@ class Scanner:
 
     def _skip_blanks(self, q: int) -> int:
         """Past the white space at ``q``, counting the lines it ends."""
-        text, n = self.text, self.n
+        text = self.text
         start = q
-        while q < n and text[q] in BLANKS:
+        while text[q] in BLANKS:  # the sentinel after the text is none
             if text[q] == "\n":
                 self.line += 1
                 self.line_start = q + 1
