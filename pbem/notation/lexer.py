@@ -405,17 +405,19 @@ class Scanner:
             return chain
 
     def _blanks_end(self, p: int) -> int:
-        """Past the white space at ``p`` (lines not counted: a look-ahead)."""
-        text, n = self.text, self.n
-        while p < n and (text[p].isspace() or text[p] in "\u200b\ufeff"):
+        """Past the white space at ``p``, at most the text's end (lines not counted: a
+        look-ahead)."""
+        text = self.text
+        while text[p].isspace() or text[p] in "\u200b\ufeff":  # the sentinel is neither
             p += 1
         return p
 
     def _blanks_then(self, p: int) -> str:
-        """The first character after the white space at ``p`` ('' at the end)."""
+        """The first character after the white space at ``p``, at most the text's end ('' at
+        the end)."""
         text, n = self.text, self.n
         start = p
-        while p < n and (text[p].isspace() or text[p] in "\u200b\ufeff"):
+        while text[p].isspace() or text[p] in "\u200b\ufeff":  # the sentinel is neither
             p += 1
         _WORK[1] += p - start
         return text[p] if p < n else ""
@@ -767,6 +769,7 @@ class Scanner:
         pairs = []
         end = p
         q = p
+        text = self.text
         while True:
             pair, stop = self._placed_pair(q)
             if pair is None:
@@ -774,10 +777,10 @@ class Scanner:
             pairs.append(pair)
             end = stop
             q = stop
-            while self.text[q] in " \t":
+            while text[q] in " \t":
                 q += 1
             _WORK[1] += q - stop
-            if q == stop or not self.text[q].isdecimal():
+            if q == stop or not text[q].isdecimal():
                 break
         if not pairs:
             return None

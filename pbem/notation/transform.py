@@ -249,8 +249,10 @@ class ToSyntax(Transformer[Token, Any]):
         """``1.Bh11 Bh2, 2.Be8 Be5,`` (one token): its pairs' entries, the notes after it
         on the last, as ``placed_entry`` reads each pair."""
         pairs = c[0].syntax
-        last = len(pairs) - 1
-        return [self._placed(pair, c[1:] if i == last else []) for i, pair in enumerate(pairs)]
+        placed = self._placed
+        out = [placed(pair, []) for pair in pairs[:-1]]
+        out.append(placed(pairs[-1], c[1:]))
+        return out
 
     def _placed(self, pair: tuple[Any, ...], after: list[Any]) -> EntryText:
         number, span, white, black, comma = pair
