@@ -138,6 +138,8 @@ _SQUARE = re.compile(SQUARE)
 _DIGITS = re.compile(r"\d+")
 #: the text of a parenthesised note, up to its ``)``
 _NOTE_RUN = re.compile(r"[^()\n]*")
+#: the letters of a label (``Set-up:``, a scan's ``Set?up:``), up to its colon
+_LABEL_RUN = re.compile(r"[A-Za-z?\-]*")
 #: the move nearly every record writes, read in one bounded match: a piece, two squares,
 #: and the first event of a list written right after it, with the comma or parenthesis
 #: after it; each further event of the list is one match of ``_NEXT_EVENT``. Everything
@@ -403,17 +405,19 @@ class Scanner:
             return chain
 
     def _blanks_end(self, p: int) -> int:
-        """Past the white space at ``p`` (lines not counted: a look-ahead)."""
-        text, n = self.text, self.n
-        while p < n and (text[p].isspace() or text[p] in "\u200b\ufeff"):
+        """Past the white space at ``p``, at most the text's end (lines not counted: a
+        look-ahead)."""
+        text = self.text
+        while text[p].isspace() or text[p] in "\u200b\ufeff":  # the sentinel is neither
             p += 1
         return p
 
     def _blanks_then(self, p: int) -> str:
-        """The first character after the white space at ``p`` ('' at the end)."""
+        """The first character after the white space at ``p``, at most the text's end ('' at
+        the end)."""
         text, n = self.text, self.n
         start = p
-        while p < n and (text[p].isspace() or text[p] in "\u200b\ufeff"):
+        while text[p].isspace() or text[p] in "\u200b\ufeff":  # the sentinel is neither
             p += 1
         _WORK[1] += p - start
         return text[p] if p < n else ""
@@ -464,7 +468,7 @@ class Scanner:
         text, n = self.text, self.n
         while True:
             p = self.pos
-            while p < n and text[p] in BLANKS:
+            while text[p] in BLANKS:  # the sentinel after the text is none
                 if text[p] == "\n":
                     self.line += 1
                     self.line_start = p + 1
@@ -698,13 +702,17 @@ class Scanner:
         return self._emit(tok, end)
 
     def _marker_text(self, p: int, end: int) -> ListMarkerText:
-        return new_list_marker_text(ListMarkerText, self.text[p:end].strip(), self._span(p))
+        line = self.line + self.offset  # ``_span(p)``, written out
+        spans = self.row if line == self.row_line else self._row_of(line)
+        col = p - self.line_start + 1
+        return new_list_marker_text(ListMarkerText, self.text[p:end].strip(),
+                                    spans.get(col) or span_on(spans, line, col))
 
     def _skip_blanks(self, q: int) -> int:
         """Past the white space at ``q``, counting the lines it ends."""
-        text, n = self.text, self.n
+        text = self.text
         start = q
-        while q < n and text[q] in BLANKS:
+        while text[q] in BLANKS:  # the sentinel after the text is none
             if text[q] == "\n":
                 self.line += 1
                 self.line_start = q + 1
@@ -728,7 +736,10 @@ class Scanner:
             if not white or text[ends[-1]] != "/":
                 return None
             slash = ends[-1]
-        span = self._span(p)
+        line = self.line + self.offset  # ``_span(p)``, written out: every entry comes here
+        spans = self.row if line == self.row_line else self._row_of(line)
+        col = p - self.line_start + 1
+        span = spans.get(col) or span_on(spans, line, col)
         after = slash + 1
         self.apart = text[after] in BLANKS
         if self.apart:
@@ -743,8 +754,12 @@ class Scanner:
         if c != "," and end < self.n:
             if not c.isspace():
                 return None
-            if self._blanks_then(end) == "(" and self._note_end(self._blanks_end(end)) < 0:
-                return None  # an event list written apart: Black's last move reads it
+            nxt = text[end + 1]
+            if nxt == "(" or nxt.isspace() or nxt in "\u200b\ufeff":
+                if self._blanks_then(end) == "(" and self._note_end(self._blanks_end(end)) < 0:
+                    return None  # an event list written apart: Black's last move reads it
+            else:  # one blank, then no "(": as _blanks_then reads it
+                _WORK[1] += 1
         number = int(text[p:dot - 1])
         return (number, white, moves, span), end
 
@@ -754,6 +769,7 @@ class Scanner:
         pairs = []
         end = p
         q = p
+        text = self.text
         while True:
             pair, stop = self._placed_pair(q)
             if pair is None:
@@ -761,10 +777,10 @@ class Scanner:
             pairs.append(pair)
             end = stop
             q = stop
-            while self.text[q] in " \t":
+            while text[q] in " \t":
                 q += 1
             _WORK[1] += q - stop
-            if q == stop or not self.text[q].isdecimal():
+            if q == stop or not text[q].isdecimal():
                 break
         if not pairs:
             return None
@@ -774,10 +790,13 @@ class Scanner:
     def _placed_pair(self, p: int) -> tuple[tuple[Any, ...] | None, int]:
         _WORK[1] += 1
         m = _PLACED_PAIR.match(self.text, p)
-        if m is None or not self._ends_turn(m.end() - 1):
+        if m is None:
+            return None, -1
+        end = m.end()
+        c = self._blanks_then(end)  # the comma ends the turn (``_ends_turn``)
+        if c and c in _ACTION_STARTS:
             return None, -1
         number, white, white_square, black, black_square = m.groups()
-        end = m.end()
         line = self.line + self.offset  # the line's kept spans, looked up once (``_span``)
         spans = self.row if line == self.row_line else self._row_of(line)
         get = spans.get
@@ -943,9 +962,7 @@ class Scanner:
         event outside its list, ``pass``, ``wins``, a label like ``Set-up:``."""
         text = self.text
         if p >= self.label_fails and c.isascii():
-            q = p + 1
-            while text[q].isascii() and (text[q].isalpha() or text[q] in "?-"):
-                q += 1
+            q = _LABEL_RUN.match(text, p + 1).end()  # type: ignore[union-attr]
             _WORK[1] += q - p
             if text[q] == ":":
                 return self._out("LABEL", p, q + 1)

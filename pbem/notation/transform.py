@@ -130,10 +130,15 @@ class ToSyntax(Transformer[Token, Any]):
 
     # -- turns and entries -----------------------------------------------------
     def turn(self, c: list[Any]) -> TurnText:
+        return self._turn([], c)
+
+    def _turn(self, actions: list[Any], c: list[Any]) -> TurnText:
+        """The turn of ``actions`` (read already) and of what ``c`` holds after them:
+        actions (a list: the moves of a ``moves`` or a ``move_run``), commas, marks, notes,
+        variations."""
         flat: list[Any] = []
         for x in c:
             flat.extend(x) if isinstance(x, list) else flat.append(x)
-        actions: list[Any] = []
         notes: list[str] = []
         note_spans: list[Span] = []
         marks: list[MarkText] = []
@@ -194,12 +199,12 @@ class ToSyntax(Transformer[Token, Any]):
         return tuple(str(x) for x in items), mark
 
     def entry(self, c: list[Any]) -> EntryText:
-        num = c[0]
-        turns = [x for x in c[1:] if isinstance(x, TurnText)]
-        slash = any(isinstance(x, Token) and x.type == "SLASH" for x in c)
-        black = turns[1] if len(turns) > 1 else None
+        # MOVENUM turn, then SLASH turn, SLASH, turn or nothing (grammar/realm.lark)
+        num, white = c[0], c[1]
+        slash = len(c) > 2 and isinstance(c[2], Token)
+        black = c[-1] if len(c) > 2 and isinstance(c[-1], TurnText) else None
         digits, stray = self._stray_after(num, num.index(".") + 1)
-        return new_entry_text(EntryText, int(digits[:-1]), turns[0], black, slash,
+        return new_entry_text(EntryText, int(digits[:-1]), white, black, slash,
                               self._span(num), stray)
 
     def packed_entry(self, c: list[Any]) -> EntryText:
@@ -230,7 +235,7 @@ class ToSyntax(Transformer[Token, Any]):
                                            last.off)]
             after = after[1:]
         if after:  # Black's packed moves, and what the parser read after them
-            black = self.turn([moves, *after])
+            black = self._turn(list(moves), after)
         else:
             black = new_turn_text(TurnText, tuple(moves), (), None, moves[0].span, None)
         white_turn = new_turn_text(TurnText, tuple(white), (), None, white[0].span, None)
@@ -244,8 +249,10 @@ class ToSyntax(Transformer[Token, Any]):
         """``1.Bh11 Bh2, 2.Be8 Be5,`` (one token): its pairs' entries, the notes after it
         on the last, as ``placed_entry`` reads each pair."""
         pairs = c[0].syntax
-        last = len(pairs) - 1
-        return [self._placed(pair, c[1:] if i == last else []) for i, pair in enumerate(pairs)]
+        placed = self._placed
+        out = [placed(pair, []) for pair in pairs[:-1]]
+        out.append(placed(pairs[-1], c[1:]))
+        return out
 
     def _placed(self, pair: tuple[Any, ...], after: list[Any]) -> EntryText:
         number, span, white, black, comma = pair
@@ -285,7 +292,7 @@ class ToSyntax(Transformer[Token, Any]):
 
     # -- games -----------------------------------------------------------------
     def movetext(self, c: list[Any]) -> GameText:
-        notes = tuple(str(x) for x in c if isinstance(x, _MarkedNote))
+        notes = tuple([str(x) for x in c if isinstance(x, _MarkedNote)])
         items: list[Any] = []
         for x in c:
             if isinstance(x, Token):
@@ -394,18 +401,18 @@ def load_front_matter(block: str, span: Span) -> dict[str, Any]:
     """The YAML between the ``---`` lines, as a mapping."""
     lines = block.splitlines()
     inner = "\n".join(lines[1:-1])
-    data = plain_front_matter(inner, TEXT_KEYS) if inner else None
-    if data is None:
+    headers = plain_front_matter(inner, TEXT_KEYS) if inner else None  # keys are text
+    if headers is None:
         data = yaml_front_matter(inner, span)
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise RecordError(
-            "the front matter must be a mapping of keys to values (game, white, black, ...)",
-            span=span,
-            code="record.front-matter",
-        )
-    headers = {str(k): v for k, v in data.items()}
+        if data is None:
+            return {}
+        if not isinstance(data, dict):
+            raise RecordError(
+                "the front matter must be a mapping of keys to values (game, white, black, ...)",
+                span=span,
+                code="record.front-matter",
+            )
+        headers = {str(k): v for k, v in data.items()}
     if headers.get("result") == "½-½":
         headers["result"] = "1/2-1/2"
     return headers
