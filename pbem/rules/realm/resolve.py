@@ -162,16 +162,13 @@ def resolve_move(state: TurnState, text: MoveText) -> tuple[TurnState, Resolved]
     index = SQUARE_INDEX
     frm, to = index.get(text.squares[0].text), index.get(text.squares[1].text)
     plain = True  # every square written as its own name (a look-alike is tried if need be)
-    kinds = _NO_KINDS
     written: list[EventKey] = _NO_KEYS
     if events:
-        kinds = []
         written = []
         for e in events:
             kind = _KINDS.get((e.prefix, e.piece))
             if kind is None or (kind == "enforcer" and e.facing is None):
                 kind = _event_kind(e)  # says why it is no event of the Featured Game
-            kinds.append(kind)
             sq = index.get(e.square.text)
             if sq is None:
                 plain = False
@@ -185,6 +182,9 @@ def resolve_move(state: TurnState, text: MoveText) -> tuple[TurnState, Resolved]
         except (RuleError, NotationError) as exc:
             # a look-alike may be legal where the squares as written are not
             as_written = kept_error(exc)
+    # every event's kind is known good here (the loop above raised otherwise); the list is
+    # made only on this path, which few moves take, so the usual move makes one list less
+    kinds = [_KINDS[e.prefix, e.piece] for e in events] if events else _NO_KINDS
     position = state.position
     board, side = position.board, position.to_move
     arrived, created = state.arrived, state.created
@@ -311,8 +311,14 @@ def _play_move(
                 options=exc.options,
             ) from None
         raise
-    produced = (
-        [_event_key(ev) for ev in events if type(ev) is not GameEnded] if events else _NO_KEYS
+    produced = (  # a created Base, the usual event, without a call
+        [
+            ("base", ev.square, None) if type(ev) is BaseCreated else _event_key(ev)
+            for ev in events
+            if type(ev) is not GameEnded
+        ]
+        if events
+        else _NO_KEYS
     )
     if written == produced:
         return new_state, new_resolved(Resolved, move, tuple(events), board, (), canonical_of)
