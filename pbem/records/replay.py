@@ -559,13 +559,12 @@ class _Walker:
         assert position is not None
         number, side = position.turn_number(), position.to_move  # what the walk expects
         first = WHITE if entry.white is not None else BLACK
-        label = f"{entry.number}{_LETTER[first]}"
         if position.phase is OVER:
             self.fail(
                 f"the game is over ({self.over_words()}): nothing more may be played",
                 "turn.game-over",
                 entry.span,
-                label,
+                f"{entry.number}{_LETTER[first]}",  # made only when shown: most entries pass
             )
         if first is not side:
             missing = f"{side.title}'s turn {number}"
@@ -573,10 +572,10 @@ class _Walker:
                 f"{missing} is missing: entry {entry.number} begins with {first.title}'s turn",
                 "record.turn-order",
                 entry.span,
-                label,
+                f"{entry.number}{_LETTER[first]}",  # made only when shown: most entries pass
             )
         if entry.stray is not None:
-            self.stray(entry.stray, "after the move number", label)
+            self.stray(entry.stray, "after the move number", f"{entry.number}{_LETTER[first]}")
         if entry.number != number:
             self.warn(
                 Diagnostic(
