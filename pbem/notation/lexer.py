@@ -637,11 +637,12 @@ class Scanner:
                 return end
         return -1
 
-    def _turn_packed(self, p: int) -> tuple[Any, int]:
-        """White's or Black's turn packed from ``p``: a list of moves, or a Rearrangement."""
+    def _turn_packed(self, p: int) -> tuple[list[Any] | None, int]:
+        """White's turn packed from ``p``, and its end: the moves of a chain (the chain's own
+        list: no one changes it), or a Rearrangement alone in a list."""
         if self.text[p] == "R":
             realm, end = self._realm_list(p)
-            return realm, end
+            return (None, -1) if realm is None else ([realm], end)
         moves, ends, _ = self._chain(p)
         if not moves:
             return None, -1
@@ -663,7 +664,7 @@ class Scanner:
             white, slash = self._turn_packed(dot)
             if white is None or self.text[slash] != "/":
                 return None
-            syntax = (int(self.text[p:dot - 1]), _packed_turn(white), self._span(p))
+            syntax = (int(self.text[p:dot - 1]), white, self._span(p))
             tok = self._syntax("WHITE_HALF", p, slash + 1, syntax)
             return self._emit(tok, slash + 1)
         entries: list[Any] = []
@@ -702,11 +703,7 @@ class Scanner:
         return self._emit(tok, end)
 
     def _marker_text(self, p: int, end: int) -> ListMarkerText:
-        line = self.line + self.offset  # ``_span(p)``, written out
-        spans = self.row if line == self.row_line else self._row_of(line)
-        col = p - self.line_start + 1
-        return new_list_marker_text(ListMarkerText, self.text[p:end].strip(),
-                                    spans.get(col) or span_on(spans, line, col))
+        return new_list_marker_text(ListMarkerText, self.text[p:end].strip(), self._span(p))
 
     def _skip_blanks(self, q: int) -> int:
         """Past the white space at ``q``, counting the lines it ends."""
@@ -722,28 +719,14 @@ class Scanner:
 
     def _whole_entry(self, p: int, dot: int) -> tuple[Any, int] | None:
         """The entry packed from ``p`` (its number) with both turns, and its end; None where
-        it is not (then the lines counted are the caller's to restore). White's turn is
-        read as ``_turn_packed`` reads it, written out here: every entry comes this way."""
+        it is not (then the lines counted are the caller's to restore)."""
         text = self.text
-        white: Any
-        if text[dot] == "R":
-            white, slash = self._realm_list(dot)
-            if white is None or text[slash] != "/":
-                return None
-            white = [white]
-        else:
-            white, ends, _ = self._chain(dot)
-            if not white or text[ends[-1]] != "/":
-                return None
-            slash = ends[-1]
-        line = self.line + self.offset  # ``_span(p)``, written out: every entry comes here
-        spans = self.row if line == self.row_line else self._row_of(line)
-        col = p - self.line_start + 1
-        span = spans.get(col) or span_on(spans, line, col)
-        after = slash + 1
-        self.apart = text[after] in BLANKS
-        if self.apart:
-            after = self._skip_blanks(after)
+        white, slash = self._turn_packed(dot)
+        if white is None or text[slash] != "/":
+            return None
+        span = self._span(p)
+        after = self._skip_blanks(slash + 1)
+        self.apart = after > slash + 1
         if text[after] not in "PE":
             return None
         moves, ends, _ = self._chain(after)
@@ -751,15 +734,10 @@ class Scanner:
             return None
         end = ends[-1]
         c = text[end]
-        if c != "," and end < self.n:
-            if not c.isspace():
-                return None
-            nxt = text[end + 1]
-            if nxt == "(" or nxt.isspace() or nxt in "\u200b\ufeff":
-                if self._blanks_then(end) == "(" and self._note_end(self._blanks_end(end)) < 0:
-                    return None  # an event list written apart: Black's last move reads it
-            else:  # one blank, then no "(": as _blanks_then reads it
-                _WORK[1] += 1
+        if not (end >= self.n or c.isspace() or c == ","):
+            return None
+        if self._blanks_then(end) == "(" and self._note_end(self._blanks_end(end)) < 0:
+            return None  # an event list written apart: Black's last move reads it
         number = int(text[p:dot - 1])
         return (number, white, moves, span), end
 
@@ -790,12 +768,9 @@ class Scanner:
     def _placed_pair(self, p: int) -> tuple[tuple[Any, ...] | None, int]:
         _WORK[1] += 1
         m = _PLACED_PAIR.match(self.text, p)
-        if m is None:
+        if m is None or not self._ends_turn(m.end() - 1):
             return None, -1
         end = m.end()
-        c = self._blanks_then(end)  # the comma ends the turn (``_ends_turn``)
-        if c and c in _ACTION_STARTS:
-            return None, -1
         number, white, white_square, black, black_square = m.groups()
         line = self.line + self.offset  # the line's kept spans, looked up once (``_span``)
         spans = self.row if line == self.row_line else self._row_of(line)
@@ -1005,14 +980,6 @@ class Scanner:
                 square = self._square_text(p + 2, end)
                 return self._out_syntax(kind, p, end, (c, text[p + 1], square, None))
         return self._bad(p)
-
-
-def _packed_turn(turn: Any) -> Any:
-    """White's turn as packed: a Rearrangement, or the moves of a chain (the chain's own
-    list: no one changes it)."""
-    if isinstance(turn, RearrangementText):
-        return [turn]
-    return turn
 
 
 class RealmLexer(Lexer):

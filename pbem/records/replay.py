@@ -446,6 +446,11 @@ _LETTER = ("w", "b")
 # module names: on Python 3.11 ``Side.WHITE`` costs a call of EnumType's __getattr__ hook
 
 
+def _label(number: int, side: Side) -> str:
+    """``11w``: a turn's label, as messages name it (an entry's made only where shown)."""
+    return f"{number}{_LETTER[side]}"
+
+
 class _Walker:
     def __init__(self, replay: Replay, strict: bool, plan: _Plan | None):
         self.replay = replay
@@ -564,7 +569,7 @@ class _Walker:
                 f"the game is over ({self.over_words()}): nothing more may be played",
                 "turn.game-over",
                 entry.span,
-                f"{entry.number}{_LETTER[first]}",  # made only when shown: most entries pass
+                _label(entry.number, first),
             )
         if first is not side:
             missing = f"{side.title}'s turn {number}"
@@ -572,10 +577,10 @@ class _Walker:
                 f"{missing} is missing: entry {entry.number} begins with {first.title}'s turn",
                 "record.turn-order",
                 entry.span,
-                f"{entry.number}{_LETTER[first]}",  # made only when shown: most entries pass
+                _label(entry.number, first),
             )
         if entry.stray is not None:
-            self.stray(entry.stray, "after the move number", f"{entry.number}{_LETTER[first]}")
+            self.stray(entry.stray, "after the move number", _label(entry.number, first))
         if entry.number != number:
             self.warn(
                 Diagnostic(
@@ -610,7 +615,7 @@ class _Walker:
             self.turn(entry.black, BLACK, number)
 
     def turn(self, turn: TurnText, side: Side, number: int) -> None:
-        label = f"{number}{_LETTER[side]}"
+        label = _label(number, side)
         before = self.replay.final  # self.position, without the property's call
         assert before is not None
         game = self.game

@@ -311,14 +311,8 @@ def _play_move(
                 options=exc.options,
             ) from None
         raise
-    produced = (  # a created Base, the usual event, without a call
-        [
-            ("base", ev.square, None) if type(ev) is BaseCreated else _event_key(ev)
-            for ev in events
-            if type(ev) is not GameEnded
-        ]
-        if events
-        else _NO_KEYS
+    produced = (
+        [_event_key(ev) for ev in events if type(ev) is not GameEnded] if events else _NO_KEYS
     )
     if written == produced:
         return new_state, new_resolved(Resolved, move, tuple(events), board, (), canonical_of)
