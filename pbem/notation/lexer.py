@@ -680,6 +680,10 @@ class Scanner:
         while text[end].isspace():  # more whole entries after white space?
             at_line, at_start = self.line, self.line_start
             q = self._skip_blanks(end)
+            notes = None  # the notes written between an entry and the next (``_run_notes``)
+            apart = self.apart
+            if text[q] == "(":
+                notes, q = self._run_notes(q)
             mark = self._list_marker_end(q) if text[q] in "-*•" else -1
             r = mark if mark > 0 else q
             d = _DIGITS.match(text, r)
@@ -691,7 +695,11 @@ class Scanner:
                     nxt = self._whole_entry(r, e + 1)
             if nxt is None:
                 self.line, self.line_start = at_line, at_start
+                if notes is not None:  # the run ends before its notes, as it did before them
+                    self.apart = apart
                 break
+            if notes is not None:  # Black's turn of the entry before them reads them
+                entries[-1] = (*entries[-1][:4], notes)
             if listed is not None:
                 entries.append(listed)
             entries.append(nxt[0])
@@ -703,6 +711,31 @@ class Scanner:
         tok = new_token(Syntax, kind, self.text[start:end], start, line, start - line_start + 1)
         tok.syntax = entries[0] if len(entries) == 1 else entries
         return self._emit(tok, end)
+
+    def _run_notes(self, q: int) -> tuple[list[Token] | None, int]:
+        """The parenthesised notes at ``q`` (``(Figure 6)``), one after the other with white
+        space between, as the ``PAREN_NOTE`` tokens they are, and where what follows them
+        starts; (None, q) where no note stands there.
+
+        A run of whole entries goes on over them where another whole entry follows: the
+        parser reads a note after Black's packed turn as a note of that turn, and the entry
+        after it just as it reads one after the run's token, so the run reads as its
+        tokens would. Where no whole entry follows, the caller leaves the notes to be read
+        again as tokens of their own (and the lines counted here to be counted again)."""
+        text = self.text
+        notes: list[Token] | None = None
+        while text[q] == "(":
+            end = self._note_end(q)
+            if end < 0:
+                break
+            note = new_token(Lexed, "PAREN_NOTE", text[q:end], q, self.line,
+                             q - self.line_start + 1)
+            if notes is None:
+                notes = [note]
+            else:
+                notes.append(note)
+            q = self._skip_blanks(end)
+        return notes, q
 
     def _marker_text(self, p: int, end: int) -> ListMarkerText:
         return new_list_marker_text(ListMarkerText, self.text[p:end].strip(), self._span(p))
@@ -741,7 +774,7 @@ class Scanner:
         if self._blanks_then(end) == "(" and self._note_end(self._blanks_end(end)) < 0:
             return None  # an event list written apart: Black's last move reads it
         number = int(text[p:dot - 1])
-        return (number, white, moves, span), end
+        return (number, white, moves, span, None), end  # None: no notes after it (yet)
 
     def _placed_pairs(self, p: int) -> Token | None:
         """``1.Bh11 Bh2,`` (``PLACED_PAIR``) and several such pairs on a line, spaces

@@ -228,7 +228,9 @@ class ToSyntax(Transformer[Token, Any]):
         return out
 
     def _whole(self, entry: tuple[Any, ...], after: list[Any]) -> EntryText:
-        number, white, moves, span = entry
+        number, white, moves, span, notes = entry
+        if notes is not None:  # notes before the next entry of its run: Black's turn's
+            after = [self.note([tok]) for tok in notes]
         if after and isinstance(after[0], tuple):  # events written apart (never packed so)
             last = moves[-1]
             moves = [*moves[:-1], MoveText(last.piece, last.squares, after[0], last.span,

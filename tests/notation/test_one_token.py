@@ -319,7 +319,7 @@ def test_an_unexpected_whole_entry_is_quoted_without_the_end_of_its_line():
 
 def test_list_markers_before_whole_entries_join_their_run_and_keep_their_place():
     text = "- 10.Pa1a2/\nPb1b2\n- 11.Pc1c2/Pd1d2 (Figure 7)\n- 12.Pe1e2/Pf1f2"
-    assert [t.type for t in lex(text)] == ["ENTRY_RUN", "PAREN_NOTE", "ENTRY_RUN"]
+    assert [t.type for t in lex(text)] == ["ENTRY_RUN"]  # the note too (see below)
     items = parse_movetext(text).items
     assert [type(i).__name__ for i in items] == [
         "ListMarkerText", "EntryText", "ListMarkerText", "EntryText", "ListMarkerText",
@@ -366,3 +366,34 @@ def test_an_unexpected_set_up_pair_with_white_s_comma_is_quoted_by_its_number():
         parse_movetext("7... 6.Pc4, Pc9, 8.Pa1 Pb2,")  # one token: Black's turn expected
     assert caught.value.message.startswith("unexpected '6.': expected a move like")
     assert caught.value.span == Span(1, 6)
+
+
+@pytest.mark.parametrize(
+    ("notes", "read"),
+    [(" (Figure 6) ", ("(Figure 6)",)), ("\n (Figure 6)\n", ("(Figure 6)",)),
+     (" (Figure 6),\n", ("(Figure 6)",)), (" (a) (b) ", ("(a)", "(b)")),
+     (" (a)\n\n(b). ", ("(a)", "(b)"))],
+)
+def test_notes_between_whole_entries_are_in_their_run_and_black_s_turn_before_them(notes, read):
+    """``9...Pa3a12(Ec12S)\n (Figure 6)\n- 10.Pf7f12...`` (the sample game): the run goes on
+    over the notes, read as the tokens written apart would be."""
+    text = f"7.Pa1a2/Pb1b2{notes}8.Pc1c2/ Pd1d2\n9.Pe1e2/Pf1f2"
+    (token,) = lex(text)
+    assert token.type == "ENTRY_RUN"
+    packed = parse_movetext(text)
+    apart = parse_movetext(text.replace(".P", ". P"))  # no entry packed: token by token
+    assert "ENTRY_RUN" not in [t.type for t in lex(text.replace(".P", ". P"))]
+    assert packed == apart
+    seven = packed.entries[0]
+    assert seven.black.notes == read
+    assert [text.split("\n")[s.line - 1][s.column - 1] for s in seven.black.note_spans] == [
+        "("
+    ] * len(read)
+    assert packed.entries[1].span.line == notes.count("\n") + 1
+
+
+@pytest.mark.parametrize("after", ["8.Pc1c2/ Xyz", "8.Pc1c2", "1-0", "8...Pd1d2", "(Bh5)"])
+def test_notes_not_followed_by_a_whole_entry_end_the_run_before_them(after):
+    text = f"7.Pa1a2/Pb1b2 (Figure 6) {after}"
+    types = [t.type for t in lex(text)]
+    assert types[:2] == ["FULL_ENTRY", "PAREN_NOTE"]
