@@ -146,8 +146,10 @@ _LABEL_RUN = re.compile(r"[A-Za-z?\-]*")
 #: else is read square by square (``Scanner._move``).
 _MOVE = re.compile(rf"([PE])({SQUARE})({SQUARE})(?:\(([x+]?)([BPE])({SQUARE})([NESWU]?)([,)]))?")
 _NEXT_EVENT = re.compile(rf"([x+]?)([BPE])({SQUARE})([NESWU]?)([,)])")
-#: a set-up pair, ``1.Bh11 Bh2,``, in one match
-_PLACED_PAIR = re.compile(rf"(\d++)\.([BPE])({SQUARE})[ \t]++([BPE])({SQUARE}),")
+#: a set-up pair, ``1.Bh11 Bh2,``, in one match; a scan's comma may stand after White's
+#: placement (``6.Pc4, Pc9,``)
+_PLACED_PAIR = re.compile(
+    rf"(\d++)\.([BPE])({SQUARE})(?:(,)[ \t]*+|[ \t]++)([BPE])({SQUARE}),")
 
 
 #: a chain of moves as read (``Scanner._chain``): the moves, where each ends, and the end
@@ -766,18 +768,33 @@ class Scanner:
         return self._out_syntax(kind, p, end, pairs)
 
     def _placed_pair(self, p: int) -> tuple[tuple[Any, ...] | None, int]:
+        """A set-up pair at ``p`` and its end: (its number, the number's span, White's and
+        Black's placements, the span of Black's comma, that of White's comma or None).
+
+        With White's comma (``6.Pc4, Pc9,``) the pair is the tokens ``6.``, ``Pc4``, ``,``,
+        ``Pc9``, ``,`` written apart, after which the parser's state, and so the words of
+        an error on what follows, are those of Black's turn: the pair is packed only where
+        an entry's number (``7.``) or the text's end follows, which reads the same after
+        either, and never inside an open list (there ``,`` is no turn's end)."""
         _WORK[1] += 1
         m = _PLACED_PAIR.match(self.text, p)
         if m is None or not self._ends_turn(m.end() - 1):
             return None, -1
         end = m.end()
-        number, white, white_square, black, black_square = m.groups()
+        number, white, white_square, comma, black, black_square = m.groups()
+        if comma is not None and (self.parens or not self._number_next(end)):
+            return None, -1
         line = self.line + self.offset  # the line's kept spans, looked up once (``_span``)
         spans = self.row if line == self.row_line else self._row_of(line)
         get = spans.get
         base = 1 - self.line_start  # a column is base + an offset
         at, comma_at = base + p, base + end - 1
-        white_at, black_at = base + m.start(2), base + m.start(4)
+        white_at, black_at = base + m.start(2), base + m.start(5)
+        if comma is not None:
+            white_comma_at = base + m.start(4)
+            white_comma = get(white_comma_at) or span_on(spans, line, white_comma_at)
+        else:
+            white_comma = None
         pair = (
             int(number), get(at) or span_on(spans, line, at),
             new_placement_text(
@@ -791,8 +808,22 @@ class Scanner:
                                 get(black_at + 1) or span_on(spans, line, black_at + 1)),
                 get(black_at) or span_on(spans, line, black_at)),
             get(comma_at) or span_on(spans, line, comma_at),
+            white_comma,
         )
         return pair, end
+
+    def _number_next(self, p: int) -> bool:
+        """After the white space at ``p`` the text ends, or an entry's number (``7.``)
+        stands: a token that may follow any entry (a look-ahead: lines not counted)."""
+        text = self.text
+        q = self._blanks_end(p)
+        if q >= self.n:
+            return True
+        d = _DIGITS.match(text, q)
+        if d is None:
+            return False
+        _WORK[1] += d.end() - q
+        return text[d.end()] == "."
 
     def _other(self, p: int, c: str) -> Token:
         text = self.text

@@ -314,8 +314,12 @@ def _quoted(tok: Token) -> str:
         if last + 1 < len(moves):
             return text[: moves[last + 1].span.column - moves[0].span.column - 1]
         return text
-    if tok.type == "PLACED_RUN":  # its first pair, the token it was before runs were one
-        return text[: text.index(",") + 1]
+    if tok.type in ("PLACED_PAIR", "PLACED_RUN"):
+        if tok.syntax[0][5] is not None:  # type: ignore[attr-defined]
+            # White's comma ("6.Pc4, Pc9,"): its number, the token it is written apart
+            return text[: text.index(".") + 1]
+        if tok.type == "PLACED_RUN":  # its first pair, the token it was before runs were one
+            return text[: text.index(",") + 1]
     if tok.type in ("ENTRY_RUN", "RUN_APART") and text[0] in "-*•":  # its list marker
         return text[: len(text) - len(text[1:].lstrip(" \t"))]
     if tok.type in ("FULL_ENTRY", "ENTRY_RUN", "ENTRY_APART", "RUN_APART"):  # up to the

@@ -255,14 +255,14 @@ class ToSyntax(Transformer[Token, Any]):
         return out
 
     def _placed(self, pair: tuple[Any, ...], after: list[Any]) -> EntryText:
-        number, span, white, black, comma = pair
+        number, span, white, black, comma, white_comma = pair
         black_turn = new_turn_text(TurnText, (black,), (), comma, black.span, None)
         if after:
             black_turn = self.turn([black, *after])
             black_turn = new_turn_text(TurnText, black_turn.actions, black_turn.notes, comma,
                                        black.span, black_turn.stray, black_turn.marks,
                                        black_turn.variations, black_turn.note_spans)
-        white_turn = new_turn_text(TurnText, (white,), (), None, white.span, None)
+        white_turn = new_turn_text(TurnText, (white,), (), white_comma, white.span, None)
         return new_entry_text(EntryText, number, white_turn, black_turn, False, span)
 
     def black_entry(self, c: list[Any]) -> EntryText:

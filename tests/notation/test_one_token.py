@@ -329,3 +329,40 @@ def test_list_markers_before_whole_entries_join_their_run_and_keep_their_place()
     assert [i.span for i in items[1::2]] == [Span(1, 3), Span(3, 3), Span(4, 3)]
     assert items[3].black.notes == ("(Figure 7)",)
     assert items[1].black.actions[0].span == Span(2, 1)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["6.Pc4, Pc9,\n 7.Pi10i6(Bh5)", "5.Pf7 Pd6, 6.Pc4, Pc9,", "6.Pc4,Pc9, 7.Pa1a2/Pb1b2",
+     "6.Bc4,\tBc9, 7.Pa1a2"],
+)
+def test_a_set_up_pair_with_white_s_comma_is_packed_where_an_entry_or_the_end_follows(text):
+    """The sample game's ``6.Pc4, Pc9,``: one token with the pairs before it, read as
+    its five tokens written apart, White's comma kept at its column."""
+    assert lex(text).__next__().type in ("PLACED_PAIR", "PLACED_RUN")
+    packed = parse_movetext(text).entries
+    apart = parse_movetext(text.replace("6.", "6. ").replace("c4,", "c4 ,")).entries
+    assert packed == apart
+    six = next(e for e in packed if e.number == 6)
+    assert six.white.comma is not None and text[six.white.comma.column - 1] == ","
+    assert six.black.comma is not None and text[six.black.comma.column - 1] == ","
+
+
+@pytest.mark.parametrize("after", [" /", " (Bh5)", " ]", " 7", " ;", " xBb5", " {c} /"])
+def test_a_set_up_pair_with_white_s_comma_is_read_token_by_token_before_anything_else(after):
+    """Written apart, Black's turn is open after ``6.Pc4, Pc9,``; what may follow it
+    there is more than may follow an entry, and an error's words say so."""
+    text = "6.Pc4, Pc9," + after
+    assert lex(text).__next__().type == "MOVENUM"
+    with pytest.raises(NotationError) as packed:
+        parse_movetext(text)
+    with pytest.raises(NotationError) as apart:
+        parse_movetext("6. Pc4, Pc9," + after)
+    assert packed.value.message == apart.value.message
+
+
+def test_an_unexpected_set_up_pair_with_white_s_comma_is_quoted_by_its_number():
+    with pytest.raises(NotationError) as caught:
+        parse_movetext("7... 6.Pc4, Pc9, 8.Pa1 Pb2,")  # one token: Black's turn expected
+    assert caught.value.message.startswith("unexpected '6.': expected a move like")
+    assert caught.value.span == Span(1, 6)
