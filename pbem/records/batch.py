@@ -220,8 +220,10 @@ def format_json_line(report: GameReport) -> str:
     return _JSON(report_to_json(report)) + "\n"
 
 
-#: ``json.dumps(data, ensure_ascii=False)``, its encoder made once, not once a game
-_JSON = json.JSONEncoder(ensure_ascii=False).encode
+#: ``json.dumps(data, ensure_ascii=False)``, its encoder made once, not once a game; a
+#: report is fresh dicts and lists, never a cycle, so the encoder does not look for one
+#: (7% of its work)
+_JSON = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 def _internal(where: str, exc: BaseException) -> str:

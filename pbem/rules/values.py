@@ -8,8 +8,9 @@ costs of the dataclass are why it exists:
 - **Building a value.** A frozen dataclass stores each field through
   ``object.__setattr__``, four to six times a plain slot store; validating a game makes
   hundreds of values (positions, moves, the squares as written). Here the class's
-  ``__new__`` stores the fields into a *twin*, a plain class with the same slots, and then
-  hands the object the frozen class (the identical slot layout allows that).
+  ``__new__`` stores the fields into a *draft*, a plain class that holds the slots, and
+  then hands the object the frozen class, the draft's heir that adds nothing to its
+  layout (so the hand-over is allowed, and costs no comparison of slots).
 - **Making the class.** ``dataclass`` writes each generated method as source text and
   compiles it when the class is made: six or seven compilations a frozen class, about
   1 ms, and the notation, the rules and the records make some sixty such classes at
@@ -46,8 +47,10 @@ def frozen(cls: type[T]) -> type[T]:
     keep = {name for name in ("__eq__", "__repr__") if name in own}
     if cls.__doc__ is None:  # the dataclass would work one out from a signature: slow
         cls.__doc__ = f"{cls.__name__}({', '.join(cls.__annotations__)})"
-    made: Any = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=True)
-    fields = dataclasses.fields(made)
+    # the fields as the dataclass reads them (it adds no methods and no slots: see below)
+    read: Any = dataclasses.dataclass(cls, init=False, repr=False, eq=False)
+    fields = dataclasses.fields(read)
+    made: Any = _slotted(cls, fields)
     made.__new__ = _constructor(made, fields)
     made.__init__ = object.__init__  # __new__ has made the value
     compared = _getter([f.name for f in fields if f.compare])
@@ -68,18 +71,33 @@ def frozen(cls: type[T]) -> type[T]:
     return result
 
 
+def _slotted(cls: type[Any], fields: tuple[dataclasses.Field[Any], ...]) -> type[Any]:
+    """``cls`` made again without a ``__dict__``, as the heir of a *draft*: a plain class
+    with the fields' slots and ``cls``'s own bases. A value is made as a draft and then
+    handed the frozen class, which adds nothing to the draft's layout: CPython allows
+    that hand-over without comparing the two classes' slots name by name, as it must for
+    two unrelated classes (some 200 machine instructions a value)."""
+    names = tuple(f.name for f in fields)
+    draft_body: dict[str, Any] = {"__slots__": names}
+    if "__orig_bases__" in cls.__dict__:  # Generic[...]: Generic takes no plain heir
+        draft_body["__orig_bases__"] = cls.__dict__["__orig_bases__"]
+    draft = type(f"{cls.__name__}Draft", cls.__bases__, draft_body)
+    body = {k: v for k, v in cls.__dict__.items()
+            if k not in names and k not in ("__dict__", "__weakref__")}
+    body["__slots__"] = ()
+    body["__qualname__"] = cls.__qualname__  # kept by the class, not in its __dict__
+    metaclass: Any = type(cls)
+    made: type[Any] = metaclass(cls.__name__, (draft,), body)
+    return made
+
+
 def _constructor(cls: type[Any], fields: tuple[dataclasses.Field[Any], ...]) -> Any:
     """The class's ``__new__``: what dataclasses writes as a mutable class's ``__init__``,
-    storing into the twin, then the value is handed the frozen class (the same slots:
-    only what it is changes)."""
-    # the same bases (they add no slots: ``frozen`` checks), so that the layout is the same
-    body: dict[str, Any] = {"__slots__": tuple(f.name for f in fields)}
-    if "__orig_bases__" in cls.__dict__:  # Generic[...]: Generic takes no plain heir
-        body["__orig_bases__"] = cls.__dict__["__orig_bases__"]
-    twin = type(f"{cls.__name__}Draft", cls.__bases__, body)
-    # the twin is made by calling it (none of its bases has an __init__ of its own):
-    # cheaper than ``object.__new__(twin)``, which goes through a slot wrapper
-    namespace: dict[str, Any] = {"_FACTORY": _FACTORY, "_twin": twin}
+    storing into the draft, then the value is handed the frozen class."""
+    # the draft is made by calling it (none of its bases has an __init__ or __new__ of
+    # its own): cheaper than ``object.__new__(draft)``, which goes through a slot wrapper
+    draft = cls.__bases__[0]
+    namespace: dict[str, Any] = {"_FACTORY": _FACTORY, "_draft": draft}
     params, stores = [], []
     for f in fields:
         has_default = f.default is not dataclasses.MISSING
@@ -103,7 +121,7 @@ def _constructor(cls: type[Any], fields: tuple[dataclasses.Field[Any], ...]) -> 
         stores.append(f"    self.{f.name} = {f.name}")
     post = ["    self.__post_init__()"] if hasattr(cls, "__post_init__") else []
     source = "\n".join(
-        [f"def __new__(klass, {', '.join(params)}):", "    self = _twin()", *stores,
+        [f"def __new__(klass, {', '.join(params)}):", "    self = _draft()", *stores,
          "    self.__class__ = klass", *post, "    return self"]
     )
     exec(source, namespace)  # our own text, made from the field names
