@@ -185,6 +185,8 @@ def resolve_with_repairs(
     if _PLAIN.issuperset(first):
         if as_written is not None:
             first_error = _FirstError(as_written)
+        elif plausible is not None and not plausible(first):
+            first_error = _FirstError(None, attempt, first)  # refused: its error when shown
         else:
             try:
                 return attempt(first)  # the usual case: no readings looked up

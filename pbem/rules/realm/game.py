@@ -151,29 +151,29 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
         self, state: FeaturedState, text: ActionText
     ) -> tuple[FeaturedState, Resolved]:
         """``state``: the position before the first action, the rules' own TurnState once
-        Moves are under way, a FeaturedTurn after a whole-turn action."""
+        Moves are under way, a FeaturedTurn after a whole-turn action. Each is told by its
+        exact type before ``isinstance`` is asked (a call, and dearer), the usual first."""
         if type(state) is _TurnState and type(text) is MoveText:  # a turn's next Move
             if state.position.phase is OVER:
                 raise RuleError("turn.game-over", _OVER_IN_TURN.format(state.start.to_move.title))
             return resolve_move(state, text)
         moving = type(text) in _MOVING_TYPES or isinstance(text, _MOVING)
-        if type(state) is _TurnState or isinstance(state, turns.TurnState):
+        if type(state) is Position or not isinstance(state, (turns.TurnState, FeaturedTurn)):
+            # before the turn's first action
             if not moving:
-                raise RuleError("turn.single", _SINGLE)
-            moves = state
-        elif isinstance(state, FeaturedTurn):
-            raise RuleError("turn.single", _SINGLE)
-        elif moving:
+                if type(text) is PlacementText or isinstance(text, PlacementText):
+                    after, r = resolve_placement(state, text)
+                elif isinstance(text, RearrangementText):
+                    after, r = resolve_rearrangement(state, text)
+                else:
+                    assert isinstance(text, PassText)
+                    after, r = resolve_pass(state, text)
+                return _NEW_FEATURED_TURN(FeaturedTurn, state, after), r
             moves = turns.begin_turn(state)
+        elif isinstance(state, FeaturedTurn) or not moving:
+            raise RuleError("turn.single", _SINGLE)
         else:
-            if isinstance(text, PlacementText):
-                after, r = resolve_placement(state, text)
-            elif isinstance(text, RearrangementText):
-                after, r = resolve_rearrangement(state, text)
-            else:
-                assert isinstance(text, PassText)
-                after, r = resolve_pass(state, text)
-            return _NEW_FEATURED_TURN(FeaturedTurn, state, after), r
+            moves = state
         if moves.position.phase is OVER:
             raise RuleError("turn.game-over", _OVER_IN_TURN.format(moves.start.to_move.title))
         if type(text) is MoveText or isinstance(text, MoveText):
@@ -187,9 +187,9 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
         return state.done if isinstance(state, FeaturedTurn) else state
 
     def finish_turn(self, state: FeaturedState) -> Position:
-        if isinstance(state, turns.TurnState):
+        if type(state) is _TurnState or isinstance(state, turns.TurnState):
             return turns.finish_turn(state)
-        if isinstance(state, FeaturedTurn):
+        if type(state) is FeaturedTurn or isinstance(state, FeaturedTurn):
             return state.done
         return turns.finish_turn(turns.begin_turn(state))
 

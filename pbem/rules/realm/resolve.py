@@ -161,16 +161,21 @@ def resolve_move(state: TurnState, text: MoveText) -> tuple[TurnState, Resolved]
     events = text.events
     index = SQUARE_INDEX
     frm, to = index.get(text.squares[0].text), index.get(text.squares[1].text)
-    plain = True  # every square written as its own name (a look-alike is tried if need be)
+    # the squares as written are played at once where they may stand: every one a square's
+    # name, every event in the Realm of the stop (where each special event happens; an
+    # event written elsewhere is refused, and a look-alike reading may stand: the reading
+    # as written is then attempted only where its error is shown, see ``plausible``)
+    plain = True
     written: list[EventKey] = _NO_KEYS
     if events:
         written = []
+        realm = REALM_OF[to] if to is not None else -1
         for e in events:
             kind = _KINDS.get((e.prefix, e.piece))
             if kind is None or (kind == "enforcer" and e.facing is None):
                 kind = _event_kind(e)  # says why it is no event of the Featured Game
             sq = index.get(e.square.text)
-            if sq is None:
+            if sq is None or REALM_OF[sq] != realm:
                 plain = False
             else:
                 written.append((kind, sq, e.facing))
@@ -358,18 +363,14 @@ def _keys_text(keys: list[EventKey]) -> str:
 
 
 def _event_key(ev: Event) -> EventKey:
-    # the usual events first, by their exact type
+    # by the exact class, as the rules make their events (``isinstance`` is a call, dearer)
     if type(ev) is BaseCreated:
         return ("base", ev.square, None)
     if type(ev) is EnforcerCreated:
         return ("enforcer", ev.square, "NESW"[ev.facing])
-    if isinstance(ev, BaseCreated):
-        return ("base", ev.square, None)
-    if isinstance(ev, EnforcerCreated):
-        return ("enforcer", ev.square, "NESW"[ev.facing])
-    if isinstance(ev, BaseCaptured):
+    if type(ev) is BaseCaptured:
         return ("capture", ev.square, None)
-    assert isinstance(ev, EnforcerImmobilised)
+    assert type(ev) is EnforcerImmobilised
     return ("immobilised", ev.square, None)
 
 
