@@ -32,7 +32,7 @@ from lark.lexer import Lexer
 
 from pbem.errors import Span
 from pbem.notation.spans import row, span_on
-from pbem.notation.syntax import ListMarkerText, new_list_marker_text
+from pbem.notation.syntax import LabelText, ListMarkerText, new_list_marker_text
 from pbem.rules.written import (
     EventText,
     ItemText,
@@ -781,10 +781,13 @@ class Scanner:
         number = int(text[p:dot - 1])
         return (number, white, moves, span, None), end  # None: no notes after it (yet)
 
-    def _placed_pairs(self, p: int) -> Token | None:
+    def _placed_pairs(self, p: int, label: LabelText | None = None,
+                      label_at: int = -1) -> Token | None:
         """``1.Bh11 Bh2,`` (``PLACED_PAIR``) and several such pairs on a line, spaces
-        between (``PLACED_RUN``): their entries' token; None where there is none."""
-        pairs = []
+        between (``PLACED_RUN``): their entries' token; None where there is none. With
+        ``label`` (read from ``label_at`` up to the white space before ``p``), the token
+        starts with it: ``Set-up: 1.Bh11 Bh2, ...`` (``_label``)."""
+        pairs: list[Any] = []
         end = p
         q = p
         text = self.text
@@ -802,6 +805,8 @@ class Scanner:
                 break
         if not pairs:
             return None
+        if label is not None:
+            return self._out_syntax("PLACED_RUN", label_at, end, [label, *pairs])
         kind = "PLACED_PAIR" if len(pairs) == 1 else "PLACED_RUN"
         return self._out_syntax(kind, p, end, pairs)
 
@@ -1017,7 +1022,7 @@ class Scanner:
             q = _LABEL_RUN.match(text, p + 1).end()  # type: ignore[union-attr]
             _WORK[1] += q - p
             if text[q] == ":":
-                return self._out("LABEL", p, q + 1)
+                return self._label(p, q + 1)
             # no label starts before q either: the same run of letters ends there
             self.label_fails = q
         if c == "B":
@@ -1044,6 +1049,25 @@ class Scanner:
         elif (end := self._wins_end(p)) > 0:
             return self._out("WINS", p, end)
         return self._bad(p)
+
+    def _label(self, p: int, end: int) -> Token:
+        """A label (``Set-up:``) at ``p``: the token of the set-up pairs after it on its line
+        where they follow (``PLACED_RUN``, the label its first item), else a ``LABEL``.
+
+        A label and an entry are items of a movetext alike: wherever the parser may read
+        one it may read the other, and after a label an entry, so the pairs' token with the
+        label in it reads as the two tokens would (and is quoted as the label)."""
+        text = self.text
+        q = end
+        while text[q] in " \t":
+            q += 1
+        _WORK[1] += q - end
+        if q > end and text[q].isdecimal():
+            label = LabelText(text[p:end], self._span(p))
+            pairs = self._placed_pairs(q, label, p)
+            if pairs is not None:
+                return pairs
+        return self._out("LABEL", p, end)
 
     def _wins_end(self, p: int) -> int:
         """The end of ``wins`` at ``p`` (``wins.``: with its full stop), or -1."""

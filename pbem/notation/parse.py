@@ -23,7 +23,7 @@ from lark.exceptions import (
 from pbem.errors import NotationError, PbemError, Span
 from pbem.notation.grammar import parser, transformer
 from pbem.notation.lexer import MAX_DEPTH, Reading, Scanner, Syntax, is_square, square_end
-from pbem.notation.syntax import GameText
+from pbem.notation.syntax import GameText, LabelText
 from pbem.rules.game import AnyGame, NotationWords, with_article
 
 #: what each terminal is, in words; ``{move}`` and the like: the game's own examples
@@ -318,6 +318,8 @@ def _quoted(tok: Token) -> str:
     if tok.type == "WHITE_ONLY":  # "16.Pe7e6(Be5)": its number, the token it is written apart
         return text[: text.index(".") + 1]
     if tok.type in ("PLACED_PAIR", "PLACED_RUN"):
+        if isinstance(tok.syntax[0], LabelText):  # type: ignore[attr-defined]
+            return text[: text.index(":") + 1]  # "Set-up: 1.Bh11 Bh2,": its label
         if tok.syntax[0][5] is not None:  # type: ignore[attr-defined]
             # White's comma ("6.Pc4, Pc9,"): its number, the token it is written apart
             return text[: text.index(".") + 1]

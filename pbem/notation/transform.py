@@ -253,12 +253,12 @@ class ToSyntax(Transformer[Token, Any]):
         """``1.Bh11 Bh2,`` (one token) and any notes: as ``entry`` reads the same."""
         return self._placed(c[0].syntax[0], c[1:])
 
-    def placed_run(self, c: list[Any]) -> list[EntryText]:
+    def placed_run(self, c: list[Any]) -> list[EntryText | LabelText]:
         """``1.Bh11 Bh2, 2.Be8 Be5,`` (one token): its pairs' entries, the notes after it
         on the last, as ``placed_entry`` reads each pair."""
-        pairs = c[0].syntax
+        pairs = c[0].syntax  # a label may stand first (``Set-up: 1.Bh11 Bh2, ...``)
         placed = self._placed
-        out = [placed(pair, []) for pair in pairs[:-1]]
+        out = [placed(pair, []) if isinstance(pair, tuple) else pair for pair in pairs[:-1]]
         out.append(placed(pairs[-1], c[1:]))
         return out
 

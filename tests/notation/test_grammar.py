@@ -104,7 +104,7 @@ def test_strict_and_production_parsers_agree_on_the_sample_game():
     entries = [t for t in tree.iter_subtrees() if t.data.endswith("entry")]
     # a run of set-up pairs is one token and one subtree: each pair (and its comma) an entry
     runs = [t for t in tree.iter_subtrees() if t.data == "placed_run"]
-    pairs = sum(len(t.children[0].syntax) for t in runs)
+    pairs = sum(1 for t in runs for e in t.children[0].syntax if isinstance(e, tuple))
     # so is a run of whole entries: each entry, its number and a full stop, one of them
     runs = [t for t in tree.iter_subtrees() if t.data == "entry_run"]
     whole = sum(1 for t in runs for e in t.children[0].syntax if isinstance(e, tuple))

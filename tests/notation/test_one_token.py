@@ -430,3 +430,32 @@ def test_an_unexpected_white_turn_alone_is_quoted_by_its_number():
     with pytest.raises(NotationError) as caught:
         parse_movetext("7... 16.Pe7e6(Be5) wins.")
     assert caught.value.message.startswith("unexpected '16.': expected a move like")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Set?up: 1.Bh11 Bh2, 2.Be8 Be5, 3.Bb5 Bb8,", "Set-up:\t1.Bh11 Bh2,", "Setup: 4.Pi10 Pg3,"],
+)
+def test_a_label_before_set_up_pairs_on_its_line_is_the_first_item_of_their_token(text):
+    """``Set?up: 1.Bh11 Bh2, ...`` (the sample game): one token, read as a ``LABEL`` and
+    the pairs' token would be."""
+    (token,) = lex(text)
+    assert token.type == "PLACED_RUN"
+    packed = parse_movetext(text)
+    apart = parse_movetext(text.replace(":", ":\n"))  # the pairs on the next line
+    assert next(lex(text.replace(":", ":\n"))).type == "LABEL"
+    assert packed == apart
+    label = packed.items[0]
+    assert label.text == text[: text.index(":") + 1] and label.span == Span(1, 1)
+    assert packed.entries[0].span.column == len(text.split(".")[0])
+
+
+@pytest.mark.parametrize("after", ["1.Pa1a2/Pb1b2", "1.Bh11", "1-0", "{c} 1.Bh11 Bh2,", "x"])
+def test_a_label_before_anything_else_is_a_token_of_its_own(after):
+    assert next(lex(f"Set-up: {after}")).type == "LABEL"
+
+
+def test_an_unexpected_label_before_set_up_pairs_is_quoted_as_the_label():
+    with pytest.raises(NotationError) as caught:
+        parse_movetext("7... Set-up: 1.Bh11 Bh2,")
+    assert caught.value.message.startswith("unexpected 'Set-up:': expected a move like")
