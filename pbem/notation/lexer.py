@@ -664,11 +664,16 @@ class Scanner:
         if whole is None:
             self.line, self.line_start = line, line_start
             white, slash = self._turn_packed(dot)
-            if white is None or self.text[slash] != "/":
+            if white is None:
                 return None
-            syntax = (int(self.text[p:dot - 1]), white, self._span(p))
-            tok = self._syntax("WHITE_HALF", p, slash + 1, syntax)
-            return self._emit(tok, slash + 1)
+            if self.text[slash] == "/":
+                syntax = (int(self.text[p:dot - 1]), white, self._span(p))
+                tok = self._syntax("WHITE_HALF", p, slash + 1, syntax)
+                return self._emit(tok, slash + 1)
+            if self._entry_ends(slash):  # "16.Pe7e6(Be5) wins.": White's turn is the entry
+                syntax = (int(self.text[p:dot - 1]), white, self._span(p))
+                return self._out_syntax("WHITE_ONLY", p, slash, syntax)
+            return None
         entries: list[Any] = []
         start = p
         if first is not None:
@@ -807,15 +812,14 @@ class Scanner:
         With White's comma (``6.Pc4, Pc9,``) the pair is the tokens ``6.``, ``Pc4``, ``,``,
         ``Pc9``, ``,`` written apart, after which the parser's state, and so the words of
         an error on what follows, are those of Black's turn: the pair is packed only where
-        an entry's number (``7.``) or the text's end follows, which reads the same after
-        either, and never inside an open list (there ``,`` is no turn's end)."""
+        the entry surely ends (``_entry_ends``)."""
         _WORK[1] += 1
         m = _PLACED_PAIR.match(self.text, p)
         if m is None or not self._ends_turn(m.end() - 1):
             return None, -1
         end = m.end()
         number, white, white_square, comma, black, black_square = m.groups()
-        if comma is not None and (self.parens or not self._number_next(end)):
+        if comma is not None and not self._entry_ends(end):
             return None, -1
         line = self.line + self.offset  # the line's kept spans, looked up once (``_span``)
         spans = self.row if line == self.row_line else self._row_of(line)
@@ -845,18 +849,27 @@ class Scanner:
         )
         return pair, end
 
-    def _number_next(self, p: int) -> bool:
-        """After the white space at ``p`` the text ends, or an entry's number (``7.``)
-        stands: a token that may follow any entry (a look-ahead: lines not counted)."""
+    def _entry_ends(self, p: int) -> bool:
+        """Nothing more of an entry may stand after the white space at ``p``: the text ends
+        there, or the next entry's number (``7.``), a result written with digits (``1-0``)
+        or ``wins`` stands (a look-ahead: lines not counted); and no list is open.
+
+        The parser reads each of these the same after any entry, whatever the tokens it
+        was written as, so an entry packed up to ``p`` where its tokens written apart would
+        leave the parser in a turn (``6.Pc4, Pc9,``, ``16.Pe7e6(Be5)``) reads as they do."""
+        if self.parens:  # in an open list "Pe7" is a piece at its square, "," a separator
+            return False
         text = self.text
         q = self._blanks_end(p)
         if q >= self.n:
             return True
+        if text[q] == "w":
+            return self._wins_end(q) > 0
         d = _DIGITS.match(text, q)
         if d is None:
             return False
         _WORK[1] += d.end() - q
-        return text[d.end()] == "."
+        return text[d.end()] == "." or self._result(q) > 0
 
     def _other(self, p: int, c: str) -> Token:
         text = self.text
@@ -1028,10 +1041,16 @@ class Scanner:
             return self._outside(p, c)
         elif text.startswith("pass", p) and not _is_word(text[p + 4]):
             return self._out("PASS", p, p + 4)
-        elif text.startswith("wins", p) and not _is_word(text[p + 4]):
-            end = p + 5 if text[p + 4] == "." else p + 4
+        elif (end := self._wins_end(p)) > 0:
             return self._out("WINS", p, end)
         return self._bad(p)
+
+    def _wins_end(self, p: int) -> int:
+        """The end of ``wins`` at ``p`` (``wins.``: with its full stop), or -1."""
+        text = self.text
+        if not text.startswith("wins", p) or _is_word(text[p + 4]):
+            return -1
+        return p + 5 if text[p + 4] == "." else p + 4
 
     def _outside(self, p: int, c: str) -> Token:
         """``xBb5`` or ``+Ea4`` outside an event list: a token, so that the parser says

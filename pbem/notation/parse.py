@@ -31,6 +31,7 @@ from pbem.rules.game import AnyGame, NotationWords, with_article
 _WORDS = {
     "MOVENUM": "a move number like '7.'",
     "WHITE_HALF": "a move number like '7.'",
+    "WHITE_ONLY": "a move number like '7.'",
     "FULL_ENTRY": "a move number like '7.'",
     "ENTRY_RUN": "a move number like '7.'",
     "ENTRY_APART": "a move number like '7.'",
@@ -314,6 +315,8 @@ def _quoted(tok: Token) -> str:
         if last + 1 < len(moves):
             return text[: moves[last + 1].span.column - moves[0].span.column - 1]
         return text
+    if tok.type == "WHITE_ONLY":  # "16.Pe7e6(Be5)": its number, the token it is written apart
+        return text[: text.index(".") + 1]
     if tok.type in ("PLACED_PAIR", "PLACED_RUN"):
         if tok.syntax[0][5] is not None:  # type: ignore[attr-defined]
             # White's comma ("6.Pc4, Pc9,"): its number, the token it is written apart

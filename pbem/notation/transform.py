@@ -214,6 +214,12 @@ class ToSyntax(Transformer[Token, Any]):
         white_turn = new_turn_text(TurnText, tuple(white), (), None, white[0].span, None)
         return new_entry_text(EntryText, number, white_turn, black, True, span)
 
+    def white_entry(self, c: list[Any]) -> EntryText:
+        """``16.Pe7e6(Be5)`` (one token) where the entry ends: as ``entry`` reads the same."""
+        number, white, span = c[0].syntax
+        white_turn = new_turn_text(TurnText, tuple(white), (), None, white[0].span, None)
+        return new_entry_text(EntryText, number, white_turn, None, False, span)
+
     def full_entry(self, c: list[Any]) -> EntryText:
         """``7.Pg5g9(Bh8)/Pc5c2`` (one token), then what may follow Black's last move."""
         return self._whole(c[0].syntax, c[1:])

@@ -68,8 +68,8 @@ def test_a_packed_turn_reads_as_its_moves_token_by_token(packed):
     together = parse_movetext(f"7.{packed}").entries[0].white
     apart = parse_movetext(f"7.{packed.replace(',', ' ,').replace('(', ' (')}").entries[0].white
     assert together == apart
-    types = [t.type for t in lex(f"7.{packed}")]
-    assert "MOVE_RUN" in types
+    assert "MOVE_RUN" in [t.type for t in lex(f"7.{packed} {{a note}}")]  # the turn open
+    assert [t.type for t in lex(f"7.{packed}")] == ["WHITE_ONLY"]  # the text ends: all one
     line = f"7.{packed}"
     for move in together.actions:
         assert line[move.span.column - 1 :].startswith(move.piece + move.squares[0].text)
@@ -397,3 +397,36 @@ def test_notes_not_followed_by_a_whole_entry_end_the_run_before_them(after):
     text = f"7.Pa1a2/Pb1b2 (Figure 6) {after}"
     types = [t.type for t in lex(text)]
     assert types[:2] == ["FULL_ENTRY", "PAREN_NOTE"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["16.Pe7e6(Be5) wins.", "16.Pe7e6(Be5)", "16.Pa1a2,Pb1b2(Bc3) 1-0",
+     "16.Rh5(Pg4,Eg6N)\n17.Pa1a2/Pb1b2", "16.Pe7e6 0-1", "16.Eh8h11off 17...Pa1a2"],
+)
+def test_white_s_turn_alone_is_one_token_where_the_entry_ends(text):
+    """The sample game's last entry, ``16.Pe7e6(Be5) wins.``: White's turn and no slash,
+    read as its tokens written apart."""
+    assert lex(text).__next__().type == "WHITE_ONLY"
+    packed = parse_movetext(text)
+    apart = parse_movetext(text.replace(".", ". ", 1))
+    assert "WHITE_ONLY" not in [t.type for t in lex(text.replace(".", ". ", 1))]
+    assert packed == apart
+    (entry, *_) = packed.entries
+    assert entry.black is None and not entry.slash and entry.span == Span(1, 1)
+    assert text[entry.white.actions[0].span.column - 1 :].startswith(text[3:6])
+
+
+@pytest.mark.parametrize(
+    "after", [" Pa1a2", " (Bh5)", ",", " /", " {c}", " !", " winsome", " 1", " *", " - 17.Pa1a2"]
+)
+def test_white_s_turn_alone_is_read_token_by_token_where_more_may_follow(after):
+    """Written apart, White's turn is open there (Black's turn, a note, an event list or a
+    mark may follow, and an error's words list them)."""
+    assert lex("16.Pe7e6" + after).__next__().type == "MOVENUM"
+
+
+def test_an_unexpected_white_turn_alone_is_quoted_by_its_number():
+    with pytest.raises(NotationError) as caught:
+        parse_movetext("7... 16.Pe7e6(Be5) wins.")
+    assert caught.value.message.startswith("unexpected '16.': expected a move like")
