@@ -75,38 +75,44 @@ def respell(text: ActionText, names: Iterator[str]) -> ActionText:
     Made with the constructors, not ``dataclasses.replace`` (several times slower, and
     a scanned record repairs a square every few turns); a square spelled as before, and
     an event or item around it, is the very value it was (values are immutable: a
-    repair mostly changes one square of several)."""
-
-    def sq(s: SquareText) -> SquareText:
-        name = next(names)
-        return s if name == s.text else new_square_text(SquareText, name, s.span)
-
-    def event(e: EventText) -> EventText:
-        square = sq(e.square)
-        if square is e.square:
-            return e
-        return new_event_text(EventText, e.prefix, e.piece, square, e.facing, e.span)
-
-    def item(i: ItemText) -> ItemText:
-        square = sq(i.square)
-        return i if square is i.square else ItemText(i.piece, square, i.facing, i.span)
-
-    if isinstance(text, PlacementText):
-        return PlacementText(text.piece, sq(text.square), text.span)
+    repair mostly changes one square of several). Its helpers are module functions: a
+    function defined inside another is made again at every call."""
     if isinstance(text, MoveText):
-        squares = tuple([sq(s) for s in text.squares])
+        squares = tuple([_square(s, names) for s in text.squares])
         events = None
         if text.events is not None:
-            events = tuple([event(e) for e in text.events])
+            events = tuple([_event(e, names) for e in text.events])
         return new_move_text(MoveText, text.piece, squares, events, text.span, text.off)
+    if isinstance(text, PlacementText):
+        return PlacementText(text.piece, _square(text.square, names), text.span)
     if isinstance(text, RearrangementText):
-        realm = sq(text.realm)
-        items = tuple([item(i) for i in text.items])
-        theirs = tuple([item(i) for i in text.opponent])
+        realm = _square(text.realm, names)
+        items = tuple([_item(i, names) for i in text.items])
+        theirs = tuple([_item(i, names) for i in text.opponent])
         return RearrangementText(realm, items, text.span, theirs)
     if isinstance(text, SacrificeText):
-        return SacrificeText(sq(text.power), sq(text.enforcer), text.facing, text.span)
+        return SacrificeText(
+            _square(text.power, names), _square(text.enforcer, names), text.facing, text.span
+        )
     return text
+
+
+def _square(s: SquareText, names: Iterator[str]) -> SquareText:
+    """``s`` spelled as the next of ``names`` (itself where spelled so already)."""
+    name = next(names)
+    return s if name == s.text else new_square_text(SquareText, name, s.span)
+
+
+def _event(e: EventText, names: Iterator[str]) -> EventText:
+    square = _square(e.square, names)
+    if square is e.square:
+        return e
+    return new_event_text(EventText, e.prefix, e.piece, square, e.facing, e.span)
+
+
+def _item(i: ItemText, names: Iterator[str]) -> ItemText:
+    square = _square(i.square, names)
+    return i if square is i.square else ItemText(i.piece, square, i.facing, i.span)
 
 
 #: the state an attempt leads to (a game's own turn state or position)
@@ -120,8 +126,11 @@ _PLAIN = PLAIN_SQUARES
 
 
 @functools.lru_cache(maxsize=512)
-def _readings(text: str) -> tuple[tuple[str, bool], ...]:
-    return tuple(square_readings(SquareText(text)))
+def _readings(text: str) -> tuple[tuple[str, ...], bool]:
+    """The names a square written ``text`` may stand for, the likeliest first, and whether
+    that one is a repair."""
+    readings = square_readings(SquareText(text))
+    return tuple([name for name, _ in readings]), readings[0][1]
 
 
 class reading_chosen:  # lower case: it reads like a function, ``with reading_chosen(1):``
@@ -176,44 +185,51 @@ def resolve_with_repairs(
     that fails it is attempted only when its error is shown (``_FirstError``).
     """
     squares = squares_of(text)
-    first = [s.text for s in squares]
+    written = [s.text for s in squares]
     first_error: _FirstError | None = None
     winners: list[tuple[list[str], tuple[S, Resolved]]] = []
     # squares written plainly, as nearly always, are read as written first (only when
     # that is illegal are look-alikes tried: an 'i' may be a misread 'l'); the readings
     # of a square written otherwise start with its likeliest repair
-    if _PLAIN.issuperset(first):
+    plain = _PLAIN.issuperset(written)
+    if plain:
         if as_written is not None:
             first_error = _FirstError(as_written)
-        elif plausible is not None and not plausible(first):
-            first_error = _FirstError(None, attempt, first)  # refused: its error when shown
+        elif plausible is not None and not plausible(written):
+            first_error = _FirstError(None, attempt, written)  # refused: its error when shown
         else:
             try:
-                return attempt(first)  # the usual case: no readings looked up
+                return attempt(written)  # the usual case: no readings looked up
             except (RuleError, NotationError) as exc:
                 first_error = _FirstError(kept_error(exc))
-        options = [_readings(name) for name in first]
-    else:
-        options = [_readings(name) for name in first]
-        first = [o[0][0] for o in options]
+    # each square's readings; the first reading (a plain name's likeliest is itself); how
+    # many readings in all (with one, the first reading was the only one). One loop, not
+    # a comprehension for each: on Python 3.11 each is a function made and called
+    options: list[tuple[str, ...]] = []
+    first: list[str] = []
+    repaired = False
+    combos = 1
+    for name in written:
+        names_of, likeliest_repaired = _readings(name)
+        options.append(names_of)
+        first.append(names_of[0])
+        repaired = repaired or likeliest_repaired
+        combos *= len(names_of)
+    if not plain:
         if plausible is not None and not plausible(first):
             first_error = _FirstError(None, attempt, first)  # refused: its error when shown
         else:
             try:
                 outcome = attempt(first)
-                if not any([o[0][1] for o in options]):
+                if not repaired:
                     return outcome  # read as written
                 winners.append((first, outcome))
             except (RuleError, NotationError) as exc:
                 first_error = _FirstError(kept_error(exc))
-    # how many readings in all: with one, the first reading was the only one
-    combos = 1
-    for o in options:
-        combos *= len(o)
     if winners and combos == 1:
         return _with_repair_warning(text, squares, *winners[0], first_error)
     if combos > 1:
-        for combo in itertools.product(*[_names(o) for o in options]):
+        for combo in itertools.product(*options):
             names = list(combo)
             if names == first or (plausible is not None and not plausible(names)):
                 continue
@@ -273,10 +289,6 @@ class _FirstError:
         if self._error is not None:
             return (self._error.message,)
         return NotesLater(lambda: (self.error().message,), 1)
-
-
-def _names(readings: tuple[tuple[str, bool], ...]) -> tuple[str, ...]:
-    return tuple([name for name, _ in readings])
 
 
 def _with_repair_warning(

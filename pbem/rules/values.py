@@ -10,7 +10,9 @@ costs of the dataclass are why it exists:
   hundreds of values (positions, moves, the squares as written). Here the class's
   ``__new__`` stores the fields into a *draft*, a plain class that holds the slots, and
   then hands the object the frozen class, the draft's heir that adds nothing to its
-  layout (so the hand-over is allowed, and costs no comparison of slots).
+  layout (so the hand-over is allowed, and costs no comparison of slots). So the
+  frozen class's own ``__slots__`` is empty and its draft's names the fields: read a
+  value's fields with ``dataclasses.fields``, as for any dataclass.
 - **Making the class.** ``dataclass`` writes each generated method as source text and
   compiles it when the class is made: six or seven compilations a frozen class, about
   1 ms, and the notation, the rules and the records make some sixty such classes at

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import sqlite3
 from collections.abc import Iterator
@@ -318,7 +319,7 @@ def test_verify_false_accepts_any_certificate(server, folder, db):
 
 
 def _fields(config: ImapSettings) -> dict[str, Any]:
-    return {name: getattr(config, name) for name in config.__slots__}
+    return {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
 
 
 # --- failures in plain words ----------------------------------------------------------

@@ -313,6 +313,7 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
         board = pos.board
         codes = _CODES  # the interned pieces' codes: ``Piece.code`` is three properties
         (white, wkey), (black, bkey) = _SIDE_KEYS
+        controllers = pos.controllers()
         data: JSONObject = {
             "game": self.json_name,
             "phase": pos.phase.value,
@@ -331,7 +332,7 @@ class FeaturedGame(Game[Ruleset, Position, FeaturedState]):
                 for s, key in _SIDE_KEYS
             },
             "captured": {wkey: pos.captured[white], bkey: pos.captured[black]},
-            "realms": {wkey: pos.realms_controlled(white), bkey: pos.realms_controlled(black)},
+            "realms": {wkey: controllers.count(white), bkey: controllers.count(black)},
             "result": pos.result,
         }
         if any(pos.sacrificed):

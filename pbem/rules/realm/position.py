@@ -83,7 +83,13 @@ class Position:
         return p.side if p is not None and p.kind is BASE else None
 
     def realms_controlled(self, side: Side) -> int:
-        return sum(1 for r in REALMS if self.controller(r) is side)
+        return self.controllers().count(side)
+
+    def controllers(self) -> list[Side | None]:
+        """Each Realm's controller (``controller``), in Realm order: both sides' counts
+        from one pass over the Centers."""
+        controller = self.controller
+        return [controller(r) for r in REALMS]
 
     def mobile_enforcers(self, side: Side) -> int:
         return sum(

@@ -26,7 +26,7 @@ from pbem.rules.geometry import (
     Direction,
 )
 from pbem.rules.geometry import square_name as name_of
-from pbem.rules.pieces import BASE, ENFORCER, POWER, Piece, enforcer, power
+from pbem.rules.pieces import BASE, ENFORCER, POWER, Kind, Piece, enforcer, power
 from pbem.rules.realm.actions import (
     BaseCaptured,
     BaseCreated,
@@ -76,24 +76,25 @@ def resolve_placement(position: Position, text: PlacementText) -> tuple[Position
             "then Powers: Enforcers are created in play",
         )
     kind = BASE if text.piece == "B" else POWER
-
-    def attempt(names: list[str]) -> tuple[Position, Resolved]:
-        action = new_placement(Placement, kind, _sq(names[0]))
-        after, events = apply_placement(position, action)
-        return after, new_resolved(
-            Resolved, action, tuple(events), position.board, (), canonical_of
-        )
-
     name = text.square.text
     as_written = None
     if name in PLAIN_SQUARES:
         # as written: what nearly every record does, and the first reading tried anyway
         try:
-            return attempt([name])
+            return _place(position, kind, name)
         except (RuleError, NotationError) as exc:
             # a look-alike may be legal where the square as written is not
             as_written = kept_error(exc)
-    return resolve_with_repairs(text, attempt, as_written)
+    return resolve_with_repairs(text, lambda names: _place(position, kind, names[0]), as_written)
+
+
+def _place(position: Position, kind: Kind, name: str) -> tuple[Position, Resolved]:
+    """A ``kind`` placed on the square named ``name`` (a module function: the usual
+    placement makes no closure, which a function inside another is at every call)."""
+    sq = SQUARE_INDEX.get(name)
+    action = new_placement(Placement, kind, _sq(name) if sq is None else sq)
+    after, events = apply_placement(position, action)
+    return after, new_resolved(Resolved, action, tuple(events), position.board, (), canonical_of)
 
 
 def resolve_rearrangement(position: Position, text: RearrangementText) -> tuple[Position, Resolved]:
@@ -316,9 +317,13 @@ def _play_move(
                 options=exc.options,
             ) from None
         raise
-    produced = (
-        [_event_key(ev) for ev in events if type(ev) is not GameEnded] if events else _NO_KEYS
-    )
+    # a loop, not a list comprehension: on Python 3.11 that is a function made and called
+    produced = _NO_KEYS
+    if events:
+        produced = []
+        for ev in events:
+            if type(ev) is not GameEnded:
+                produced.append(_event_key(ev))
     if written == produced:
         return new_state, new_resolved(Resolved, move, tuple(events), board, (), canonical_of)
     label = f"{t.piece}{name_of(frm)}{name_of(to)}"

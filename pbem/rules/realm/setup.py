@@ -59,6 +59,18 @@ def legal_power_squares(position: Position, side: Side) -> list[int]:
     ]
 
 
+#: the Centers of the other Realms in each Realm's row and column of Realms: a Base there
+#: keeps a Base of the same side from being placed in it (while the restriction holds)
+_IN_LINE_CENTERS = tuple(
+    tuple(
+        CENTER[r] for r in REALMS
+        if r != realm
+        and (REALM_ROW[r] == REALM_ROW[realm] or REALM_COLUMN[r] == REALM_COLUMN[realm])
+    )
+    for realm in REALMS
+)
+
+
 def _base_realm_legal(position: Position, side: Side, realm: int) -> bool:
     """``realm in legal_base_realms(position, side)`` for a vacant ``realm``, without
     listing them all."""
@@ -66,14 +78,17 @@ def _base_realm_legal(position: Position, side: Side, realm: int) -> bool:
         return True
     board = position.board
     own = base(side)
+    for c in _IN_LINE_CENTERS[realm]:
+        if board[c] is own:
+            break
+    else:
+        return True  # no Base of the side in the Realm's row or column of Realms
     rows = set()
     columns = set()
     for r, c in enumerate(CENTER):
         if board[c] is own:
             rows.add(REALM_ROW[r])
             columns.add(REALM_COLUMN[r])
-    if REALM_ROW[realm] not in rows and REALM_COLUMN[realm] not in columns:
-        return True
     # the restriction lapses once no vacant Realm is free of it
     return not any(
         board[CENTER[r]] is None and REALM_ROW[r] not in rows and REALM_COLUMN[r] not in columns

@@ -170,15 +170,14 @@ def _why_no_enforcer(
 
 def mobile_enemy_enforcers(board: Board | list[Piece | None], side: Side, realm: int) -> list[int]:
     """The squares of ``realm``'s mobile Enforcers of the other side: what an Enforcer
-    of ``side`` stopping there immobilises (one of them, the mover's choice)."""
-    return [
-        s
-        for s in REALM_SQUARES[realm]
-        if (p := board[s]) is not None
-        and p.kind is ENFORCER
-        and p.side is not side
-        and p.facing is not None
-    ]
+    of ``side`` stopping there immobilises (one of them, the mover's choice). A loop, not
+    a list comprehension: on Python 3.11 that is a function made and called each time."""
+    found = []
+    for s in REALM_SQUARES[realm]:
+        p = board[s]
+        if p is not None and p.kind is ENFORCER and p.side is not side and p.facing is not None:
+            found.append(s)
+    return found
 
 
 def after_enforcer_stop(
