@@ -666,14 +666,15 @@ class Scanner:
             white, slash = self._turn_packed(dot)
             if white is None:
                 return None
-            if self.text[slash] == "/":
-                syntax = (int(self.text[p:dot - 1]), white, self._span(p))
+            half = self.text[slash] == "/"
+            # "16.Pe7e6(Be5) wins.": White's turn is the entry where nothing more may follow
+            if not half and not self._entry_ends(slash):
+                return None
+            syntax = (int(self.text[p:dot - 1]), white, self._span(p))
+            if half:
                 tok = self._syntax("WHITE_HALF", p, slash + 1, syntax)
                 return self._emit(tok, slash + 1)
-            if self._entry_ends(slash):  # "16.Pe7e6(Be5) wins.": White's turn is the entry
-                syntax = (int(self.text[p:dot - 1]), white, self._span(p))
-                return self._out_syntax("WHITE_ONLY", p, slash, syntax)
-            return None
+            return self._out_syntax("WHITE_ONLY", p, slash, syntax)
         entries: list[Any] = []
         start = p
         if first is not None:

@@ -209,16 +209,18 @@ class ToSyntax(Transformer[Token, Any]):
 
     def packed_entry(self, c: list[Any]) -> EntryText:
         """``7.Pg5g9(Bh8)/`` (one token) and Black's turn: as ``entry`` reads the same."""
-        number, white, span = c[0].syntax
-        black = c[1] if len(c) > 1 else None
-        white_turn = new_turn_text(TurnText, tuple(white), (), None, white[0].span, None)
-        return new_entry_text(EntryText, number, white_turn, black, True, span)
+        return self._white_packed(c[0].syntax, c[1] if len(c) > 1 else None, True)
 
     def white_entry(self, c: list[Any]) -> EntryText:
         """``16.Pe7e6(Be5)`` (one token) where the entry ends: as ``entry`` reads the same."""
-        number, white, span = c[0].syntax
+        return self._white_packed(c[0].syntax, None, False)
+
+    def _white_packed(
+        self, syntax: tuple[Any, ...], black: TurnText | None, slash: bool
+    ) -> EntryText:
+        number, white, span = syntax
         white_turn = new_turn_text(TurnText, tuple(white), (), None, white[0].span, None)
-        return new_entry_text(EntryText, number, white_turn, None, False, span)
+        return new_entry_text(EntryText, number, white_turn, black, slash, span)
 
     def full_entry(self, c: list[Any]) -> EntryText:
         """``7.Pg5g9(Bh8)/Pc5c2`` (one token), then what may follow Black's last move."""

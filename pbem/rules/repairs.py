@@ -195,13 +195,10 @@ def resolve_with_repairs(
     if plain:
         if as_written is not None:
             first_error = _FirstError(as_written)
-        elif plausible is not None and not plausible(written):
-            first_error = _FirstError(None, attempt, written)  # refused: its error when shown
         else:
-            try:
-                return attempt(written)  # the usual case: no readings looked up
-            except (RuleError, NotationError) as exc:
-                first_error = _FirstError(kept_error(exc))
+            outcome, first_error = _first_reading(written, attempt, plausible)
+            if outcome is not None:
+                return outcome  # the usual case: no readings looked up
     # each square's readings; the first reading (a plain name's likeliest is itself); how
     # many readings in all (with one, the first reading was the only one). One loop, not
     # a comprehension for each: on Python 3.11 each is a function made and called
@@ -216,16 +213,11 @@ def resolve_with_repairs(
         repaired = repaired or likeliest_repaired
         combos *= len(names_of)
     if not plain:
-        if plausible is not None and not plausible(first):
-            first_error = _FirstError(None, attempt, first)  # refused: its error when shown
-        else:
-            try:
-                outcome = attempt(first)
-                if not repaired:
-                    return outcome  # read as written
-                winners.append((first, outcome))
-            except (RuleError, NotationError) as exc:
-                first_error = _FirstError(kept_error(exc))
+        outcome, first_error = _first_reading(first, attempt, plausible)
+        if outcome is not None:
+            if not repaired:
+                return outcome  # read as written
+            winners.append((first, outcome))
     if winners and combos == 1:
         return _with_repair_warning(text, squares, *winners[0], first_error)
     if combos > 1:
@@ -253,6 +245,19 @@ def resolve_with_repairs(
         )
     assert first_error is not None
     raise first_error.error()
+
+
+def _first_reading(
+    names: list[str], attempt: Attempt[S], plausible: Callable[[list[str]], bool] | None
+) -> tuple[tuple[S, Resolved] | None, _FirstError | None]:
+    """The first reading attempted: its outcome, or None and its error. A reading that
+    ``plausible`` refuses is not attempted: its error is worked out when shown."""
+    if plausible is not None and not plausible(names):
+        return None, _FirstError(None, attempt, names)
+    try:
+        return attempt(names), None
+    except (RuleError, NotationError) as exc:
+        return None, _FirstError(kept_error(exc))
 
 
 class _FirstError:
